@@ -1,0 +1,31 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "session.h"
+#include "session-private.h"
+
+GST_DEBUG_CATEGORY (gst_session_debug);
+
+/**
+ * gst_session_init:
+ *
+ * Initialises the library's debug category. Safe to call more than once;
+ * called by every entry point that logs.
+ */
+void
+gst_session_init (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    GST_DEBUG_CATEGORY_INIT (gst_session_debug, "session", 0,
+        "gst-session contract library");
+    g_once_init_leave (&done, 1);
+  }
+}

@@ -1,0 +1,24 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#ifndef __GST_SESSION_H__
+#define __GST_SESSION_H__
+
+#include <gst/session/session-prelude.h>
+#include <gst/session/sessionerror.h>
+#include <gst/session/message.h>
+#include <gst/session/world.h>
+#include <gst/session/director.h>
+#include <gst/session/profile.h>
+#include <gst/session/httperror.h>
+
+G_BEGIN_DECLS
+
+GST_SESSION_API
+void gst_session_init (void);
+
+G_END_DECLS
+
+#endif /* __GST_SESSION_H__ */

@@ -1,0 +1,12 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "sessionerror.h"
+
+G_DEFINE_QUARK (gst-session-error-quark, gst_session_error);

@@ -13,6 +13,7 @@
 #include <gst/session/director.h>
 #include <gst/session/profile.h>
 #include <gst/session/httperror.h>
+#include <gst/session/signalling.h>
 
 G_BEGIN_DECLS
 

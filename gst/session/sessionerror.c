@@ -9,4 +9,4 @@
 
 #include "sessionerror.h"
 
-G_DEFINE_QUARK (gst - session - error - quark, gst_session_error);
+G_DEFINE_QUARK (gst_session_error_quark, gst_session_error);

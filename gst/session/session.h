@@ -14,7 +14,9 @@
 #include <gst/session/profile.h>
 #include <gst/session/httperror.h>
 #include <gst/session/signalling.h>
+#include <gst/session/sse.h>
 #include <gst/session/controlscript.h>
+#include <gst/session/controlevent.h>
 #include <gst/session/worldcontroller.h>
 
 G_BEGIN_DECLS

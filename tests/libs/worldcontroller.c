@@ -1,9 +1,369 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The world session's control logic, alone: what it sends, when, and what
+ * it makes of the service's answers.
+ */
+
 #include <gst/check/gstcheck.h>
 #include <gst/session/session.h>
 
-GST_START_TEST (test_placeholder)
+/* Takes the queued events; returns the sent texts joined by "\n" and counts
+ * the other kinds. */
+typedef struct
 {
-  fail_unless (TRUE);
+  GString *sent;
+  guint messages;
+  guint warnings;
+  guint ended;
+  gchar *last_warning;
+  GstStructure *last_details;
+} Drained;
+
+static void
+drained_clear (Drained * d)
+{
+  g_string_free (d->sent, TRUE);
+  g_free (d->last_warning);
+  if (d->last_details)
+    gst_structure_free (d->last_details);
+}
+
+static Drained
+drain (GstSessionWorldController * ctrl)
+{
+  Drained d = { g_string_new (NULL), 0, 0, 0, NULL, NULL };
+  GQueue *q = gst_session_world_controller_take_events (ctrl);
+  GstSessionControlEvent *ev;
+
+  while ((ev = g_queue_pop_head (q))) {
+    switch (ev->type) {
+      case GST_SESSION_CONTROL_EVENT_SEND:
+        if (d.sent->len)
+          g_string_append_c (d.sent, '\n');
+        g_string_append (d.sent, ev->json);
+        break;
+      case GST_SESSION_CONTROL_EVENT_MESSAGE:
+      case GST_SESSION_CONTROL_EVENT_ENDED:
+        if (ev->type == GST_SESSION_CONTROL_EVENT_ENDED)
+          d.ended++;
+        else
+          d.messages++;
+        if (d.last_details)
+          gst_structure_free (d.last_details);
+        d.last_details = gst_structure_copy (ev->details);
+        break;
+      case GST_SESSION_CONTROL_EVENT_WARNING:
+        d.warnings++;
+        g_free (d.last_warning);
+        d.last_warning = g_strdup (ev->error->message);
+        break;
+    }
+    gst_session_control_event_free (ev);
+  }
+  g_queue_free (q);
+  return d;
+}
+
+static void
+discard (GstSessionWorldController * ctrl)
+{
+  Drained d = drain (ctrl);
+
+  drained_clear (&d);
+}
+
+#define assert_sent(ctrl, expected) G_STMT_START {                     \
+  Drained _d = drain (ctrl);                                            \
+  fail_unless_equals_string (_d.sent->str, expected);                   \
+  drained_clear (&_d);                                                  \
+} G_STMT_END
+
+static void
+receive (GstSessionWorldController * ctrl, const gchar * json)
+{
+  gst_session_world_controller_receive (ctrl, json, -1);
+}
+
+GST_START_TEST (test_default_world_sends_no_configure)
+{
+  GstSessionWorldController *ctrl = gst_session_world_controller_new ();
+
+  gst_session_world_controller_channel_open (ctrl);
+  assert_sent (ctrl, "");
+  fail_unless (gst_session_world_controller_is_ready (ctrl));
+  fail_unless (gst_session_world_controller_set_prompt (ctrl, "a bay", NULL));
+  assert_sent (ctrl, "{\"type\":\"prompt\",\"prompt\":\"a bay\"}");
+  gst_session_world_controller_free (ctrl);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_configure_first_and_acknowledged)
+{
+  GstSessionWorldController *ctrl = gst_session_world_controller_new ();
+  fail_unless (gst_session_world_controller_set_setup (ctrl, "desert-valley",
+          NULL, "dunes at dusk", NULL));
+  /* controls before the session are kept, not sent */
+  fail_unless (gst_session_world_controller_press (ctrl,
+          GST_SESSION_WORLD_COMMAND_FORWARD, NULL));
+  assert_sent (ctrl, "");
+
+  gst_session_world_controller_channel_open (ctrl);
+  assert_sent (ctrl, "{\"type\":\"configure\",\"preset\":\"desert-valley\","
+      "\"prompt\":\"dunes at dusk\"}");
+  fail_if (gst_session_world_controller_is_ready (ctrl));
+
+  /* nothing else goes before configured */
+  fail_unless (gst_session_world_controller_activate (ctrl,
+          GST_SESSION_WORLD_COMMAND_LOOK_UP, NULL));
+  fail_unless (gst_session_world_controller_set_prompt (ctrl, "night", NULL));
+  fail_unless (gst_session_world_controller_ping (ctrl, NULL));
+  assert_sent (ctrl, "");
+
+  receive (ctrl, "{\"type\":\"configured\"}");
+  fail_unless (gst_session_world_controller_is_ready (ctrl));
+  {
+    Drained d = drain (ctrl);
+    gchar **lines = g_strsplit (d.sent->str, "\n", -1);
+
+    fail_unless_equals_int (g_strv_length (lines), 3);
+    fail_unless (g_str_has_prefix (lines[0], "{\"type\":\"ping\",\"ts\":"));
+    fail_unless_equals_string (lines[1], "{\"type\":\"commands\",\"active\":"
+        "[\"forward\"],\"activated\":[\"look_up\"]}");
+    fail_unless_equals_string (lines[2],
+        "{\"type\":\"prompt\",\"prompt\":\"night\"}");
+    fail_unless_equals_int (d.messages, 1);
+    fail_unless (gst_structure_has_name (d.last_details, "world/configured"));
+    g_strfreev (lines);
+    drained_clear (&d);
+  }
+  gst_session_world_controller_free (ctrl);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_prompts_are_serial_and_coalesce)
+{
+  GstSessionWorldController *ctrl = gst_session_world_controller_new ();
+
+  gst_session_world_controller_channel_open (ctrl);
+  fail_unless (gst_session_world_controller_set_prompt (ctrl, "one", NULL));
+  fail_unless (gst_session_world_controller_set_prompt (ctrl, "two", NULL));
+  fail_unless (gst_session_world_controller_set_prompt (ctrl, "three", NULL));
+  assert_sent (ctrl, "{\"type\":\"prompt\",\"prompt\":\"one\"}");
+  fail_unless_equals_int (gst_session_world_controller_get_pending (ctrl), 2);
+
+  receive (ctrl, "{\"type\":\"prompt_applied\"}");
+  /* "two" was replaced by "three" while it waited */
+  assert_sent (ctrl, "{\"type\":\"prompt\",\"prompt\":\"three\"}");
+  fail_unless (gst_session_world_controller_reset (ctrl, NULL,
+          "https://example.com/a.png", NULL, NULL));
+  assert_sent (ctrl, "");
+  receive (ctrl, "{\"type\":\"prompt_applied\"}");
+  assert_sent (ctrl, "{\"type\":\"reset\","
+      "\"image_url\":\"https://example.com/a.png\"}");
+  /* an error answers the request in flight: the next one may go */
+  fail_unless (gst_session_world_controller_set_prompt (ctrl, "four", NULL));
+  assert_sent (ctrl, "");
+  receive (ctrl, "{\"type\":\"error\",\"error\":\"bad image\","
+      "\"retryable\":false}");
+  assert_sent (ctrl, "{\"type\":\"prompt\",\"prompt\":\"four\"}");
+  receive (ctrl, "{\"type\":\"prompt_applied\"}");
+  fail_unless_equals_int (gst_session_world_controller_get_pending (ctrl), 0);
+  gst_session_world_controller_free (ctrl);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_invalid_controls_refused_nothing_sent)
+{
+  GstSessionWorldController *ctrl = gst_session_world_controller_new ();
+  GError *err = NULL;
+  gchar *long_prompt = g_strnfill (2001, 'a');
+
+  gst_session_world_controller_channel_open (ctrl);
+  fail_if (gst_session_world_controller_set_prompt (ctrl, long_prompt, &err));
+  fail_unless (strstr (err->message, "/prompt") != NULL);
+  fail_unless (strstr (err->message, "2000") != NULL);
+  g_clear_error (&err);
+  fail_if (gst_session_world_controller_set_prompt (ctrl, "", &err));
+  g_clear_error (&err);
+  fail_if (gst_session_world_controller_set_commands (ctrl,
+          GST_SESSION_WORLD_COMMAND_LEFT | GST_SESSION_WORLD_COMMAND_RIGHT,
+          &err));
+  fail_unless (strstr (err->message, "conflicts") != NULL);
+  g_clear_error (&err);
+  fail_unless (gst_session_world_controller_press (ctrl,
+          GST_SESSION_WORLD_COMMAND_FORWARD, NULL));
+  assert_sent (ctrl, "{\"type\":\"commands\",\"active\":[\"forward\"]}");
+  fail_if (gst_session_world_controller_press (ctrl,
+          GST_SESSION_WORLD_COMMAND_BACKWARD, &err));
+  fail_unless (strstr (err->message, "held \"forward\"") != NULL);
+  g_clear_error (&err);
+  fail_if (gst_session_world_controller_activate (ctrl,
+          GST_SESSION_WORLD_COMMAND_LOOK_UP |
+          GST_SESSION_WORLD_COMMAND_LOOK_DOWN, &err));
+  g_clear_error (&err);
+  fail_if (gst_session_world_controller_set_setup (ctrl, NULL, NULL,
+          long_prompt, &err));
+  g_clear_error (&err);
+  assert_sent (ctrl, "");
+  fail_unless_equals_int (gst_session_world_controller_get_held (ctrl),
+      GST_SESSION_WORLD_COMMAND_FORWARD);
+  g_free (long_prompt);
+  gst_session_world_controller_free (ctrl);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_commands_report_on_change)
+{
+  GstSessionWorldController *ctrl = gst_session_world_controller_new ();
+
+  gst_session_world_controller_channel_open (ctrl);
+  fail_unless (gst_session_world_controller_press (ctrl,
+          GST_SESSION_WORLD_COMMAND_FORWARD, NULL));
+  fail_unless (gst_session_world_controller_press (ctrl,
+          GST_SESSION_WORLD_COMMAND_FORWARD, NULL));
+  fail_unless (gst_session_world_controller_press (ctrl,
+          GST_SESSION_WORLD_COMMAND_LOOK_LEFT, NULL));
+  fail_unless (gst_session_world_controller_activate (ctrl,
+          GST_SESSION_WORLD_COMMAND_RIGHT, NULL));
+  fail_unless (gst_session_world_controller_release (ctrl,
+          GST_SESSION_WORLD_COMMAND_FORWARD | GST_SESSION_WORLD_COMMAND_LOOK_LEFT,
+          NULL));
+  fail_unless (gst_session_world_controller_release (ctrl,
+          GST_SESSION_WORLD_COMMAND_FORWARD, NULL));
+  assert_sent (ctrl, "{\"type\":\"commands\",\"active\":[\"forward\"]}\n"
+      "{\"type\":\"commands\",\"active\":[\"forward\",\"look_left\"]}\n"
+      "{\"type\":\"commands\",\"active\":[\"forward\",\"look_left\"],"
+      "\"activated\":[\"right\"]}\n" "{\"type\":\"commands\",\"active\":[]}");
+  gst_session_world_controller_free (ctrl);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_renewed_session_reconfigures_with_latest)
+{
+  GstSessionWorldController *ctrl = gst_session_world_controller_new ();
+
+  fail_unless (gst_session_world_controller_set_setup (ctrl, "landscape",
+          NULL, "hills", NULL));
+  gst_session_world_controller_channel_open (ctrl);
+  receive (ctrl, "{\"type\":\"configured\"}");
+  fail_unless (gst_session_world_controller_press (ctrl,
+          GST_SESSION_WORLD_COMMAND_LEFT, NULL));
+  fail_unless (gst_session_world_controller_set_prompt (ctrl, "snowy hills",
+          NULL));
+  discard (ctrl);
+  receive (ctrl, "{\"type\":\"stream_exhausted\"}");
+  {
+    Drained d = drain (ctrl);
+
+    fail_unless_equals_int (d.ended, 1);
+    drained_clear (&d);
+  }
+  gst_session_world_controller_channel_closed (ctrl);
+  gst_session_world_controller_channel_open (ctrl);
+  assert_sent (ctrl, "{\"type\":\"configure\",\"preset\":\"landscape\","
+      "\"prompt\":\"snowy hills\"}");
+  receive (ctrl, "{\"type\":\"configured\"}");
+  assert_sent (ctrl, "{\"type\":\"commands\",\"active\":[\"left\"]}");
+  gst_session_world_controller_free (ctrl);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_service_messages)
+{
+  GstSessionWorldController *ctrl = gst_session_world_controller_new ();
+  GstStructure *s;
+  Drained d;
+  gint64 v;
+  gdouble rtt;
+
+  gst_session_world_controller_channel_open (ctrl);
+  receive (ctrl, "{\"type\":\"session_info\",\"model_id\":\"m\","
+      "\"model_revision\":\"r\",\"resolution\":{\"width\":1280,"
+      "\"height\":704},\"frames_per_second\":16,\"frames_per_block\":16,"
+      "\"max_blocks\":100,\"key_order\":[\"forward\"],\"conflict_groups\":"
+      "[[\"forward\",\"backward\"]],\"default_prompt\":\"p\",\"presets\":"
+      "[{\"name\":\"example\",\"prompt\":\"e\"}],\"turn\":false,"
+      "\"turn_status\":\"idle\"}");
+  s = gst_session_world_controller_get_session_info (ctrl);
+  fail_unless (s != NULL);
+  fail_unless (gst_structure_get_int64 (s, "max_blocks", &v));
+  fail_unless_equals_int64 (v, 100);
+  gst_structure_free (s);
+
+  receive (ctrl, "{\"type\":\"stats\",\"block_index\":3,\"block_seconds\":1,"
+      "\"generation_fps\":16.5,\"gpu_wait_frac\":0.1,\"queue_age_ms_p50\":2,"
+      "\"queue_age_ms_max\":5,\"pace_sleep_ms_avg\":1,\"queue_depth\":1}");
+  s = gst_session_world_controller_get_stats (ctrl);
+  fail_unless (gst_structure_get_int64 (s, "block_index", &v));
+  fail_unless_equals_int64 (v, 3);
+  gst_structure_free (s);
+
+  /* a malformed message and an invalid one are reported and skipped */
+  receive (ctrl, "{\"type\":\"stats\"");
+  receive (ctrl, "{\"type\":\"error\"}");
+  receive (ctrl, "{\"type\":\"hello_from_the_future\",\"x\":1}");
+  d = drain (ctrl);
+  fail_unless_equals_int (d.warnings, 2);
+  fail_unless_equals_int (d.messages, 3);
+  fail_unless (gst_structure_has_name (d.last_details,
+          "world/hello_from_the_future"));
+  fail_unless (strstr (d.last_warning, "/error is required") != NULL);
+  drained_clear (&d);
+
+  /* pong: our own timestamp comes back as ts or client_ts */
+  fail_unless (gst_session_world_controller_ping (ctrl, NULL));
+  d = drain (ctrl);
+  {
+    GstSessionMessage *ping = gst_session_message_parse (GST_SESSION_APP_WORLD,
+        GST_SESSION_DIRECTION_CLIENT, d.sent->str, -1, NULL);
+    gdouble ts;
+    gchar *pong;
+
+    fail_unless (gst_structure_get_double (gst_session_message_get_structure
+            (ping), "ts", &ts));
+    pong = g_strdup_printf ("{\"type\":\"pong\",\"client_ts\":%.3f,"
+        "\"server_ts\":1.0}", ts);
+    receive (ctrl, pong);
+    g_free (pong);
+    gst_session_message_unref (ping);
+  }
+  drained_clear (&d);
+  d = drain (ctrl);
+  fail_unless (gst_structure_get_double (d.last_details, "rtt_ms", &rtt));
+  fail_unless (rtt >= 0 && rtt < 5000);
+  fail_unless (gst_session_world_controller_get_last_rtt (ctrl) >= 0);
+  drained_clear (&d);
+  gst_session_world_controller_free (ctrl);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_failed_configure_unblocks)
+{
+  GstSessionWorldController *ctrl = gst_session_world_controller_new ();
+  Drained d;
+
+  fail_unless (gst_session_world_controller_set_setup (ctrl, NULL,
+          "https://example.com/none.png", NULL, NULL));
+  gst_session_world_controller_channel_open (ctrl);
+  fail_unless (gst_session_world_controller_set_prompt (ctrl, "x", NULL));
+  discard (ctrl);
+  receive (ctrl, "{\"type\":\"error\",\"error\":\"image failed\"}");
+  d = drain (ctrl);
+  fail_unless_equals_string (d.sent->str,
+      "{\"type\":\"prompt\",\"prompt\":\"x\"}");
+  fail_unless_equals_string (gst_structure_get_string (d.last_details,
+          "failed"), "configure");
+  drained_clear (&d);
+  gst_session_world_controller_free (ctrl);
 }
 
 GST_END_TEST;
@@ -15,7 +375,14 @@ worldcontroller_suite (void)
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_placeholder);
+  tcase_add_test (tc, test_default_world_sends_no_configure);
+  tcase_add_test (tc, test_configure_first_and_acknowledged);
+  tcase_add_test (tc, test_prompts_are_serial_and_coalesce);
+  tcase_add_test (tc, test_invalid_controls_refused_nothing_sent);
+  tcase_add_test (tc, test_commands_report_on_change);
+  tcase_add_test (tc, test_renewed_session_reconfigures_with_latest);
+  tcase_add_test (tc, test_service_messages);
+  tcase_add_test (tc, test_failed_configure_unblocks);
   return s;
 }
 

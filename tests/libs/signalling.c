@@ -416,7 +416,7 @@ server_cb (SoupServer * server, SoupServerMessage * msg, const char *path,
 }
 
 static TestServer *
-test_server_new (Mode mode)
+test_server_new_full (Mode mode, GTlsCertificate * certificate)
 {
   TestServer *ts = g_new0 (TestServer, 1);
   GInetAddress *loopback = g_inet_address_new_from_string ("127.0.0.1");
@@ -425,18 +425,26 @@ test_server_new (Mode mode)
   GSList *uris;
 
   ts->mode = mode;
-  ts->server = soup_server_new ("server-header", "test-service", NULL);
+  ts->server = soup_server_new ("server-header", "test-service",
+      "tls-certificate", certificate, NULL);
   soup_server_add_handler (ts->server, NULL, server_cb, ts, NULL);
-  fail_unless (soup_server_listen (ts->server, address, 0, &error),
+  fail_unless (soup_server_listen (ts->server, address,
+          certificate ? SOUP_SERVER_LISTEN_HTTPS : 0, &error),
       "listen: %s", error ? error->message : "");
   uris = soup_server_get_uris (ts->server);
   fail_unless (uris != NULL);
-  ts->url = g_strdup_printf ("http://127.0.0.1:%d/start_session",
-      g_uri_get_port (uris->data));
+  ts->url = g_strdup_printf ("%s://127.0.0.1:%d/start_session",
+      g_uri_get_scheme (uris->data), g_uri_get_port (uris->data));
   g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
   g_object_unref (address);
   g_object_unref (loopback);
   return ts;
+}
+
+static TestServer *
+test_server_new (Mode mode)
+{
+  return test_server_new_full (mode, NULL);
 }
 
 static void
@@ -1353,6 +1361,192 @@ GST_START_TEST (test_properties)
 
 GST_END_TEST;
 
+/* A self-signed certificate for 127.0.0.1 (a test fixture, nothing
+ * else), valid for a century. */
+static const gchar test_certificate[] =
+    "-----BEGIN CERTIFICATE-----\n"
+    "MIIBkDCCATagAwIBAgIUY5GsTR8xQnewE5uFesCpVc/bLz0wCgYIKoZIzj0EAwIw\n"
+    "FDESMBAGA1UEAwwJMTI3LjAuMC4xMCAXDTI2MTEyMTA3MzEwNFoYDzIxMjYxMDI4\n"
+    "MDczMTA0WjAUMRIwEAYDVQQDDAkxMjcuMC4wLjEwWTATBgcqhkjOPQIBBggqhkjO\n"
+    "PQMBBwNCAAQhIvPfK4xUeeH1AWDMtssnkq16RaF1z0U6UPDk0JsnDO7+5tPwOGVh\n"
+    "Cx0TbUEGQHdJtaJ7qUCUKWj9MgPM9apLo2QwYjAdBgNVHQ4EFgQUyDvV7PX+j8LX\n"
+    "+Hgh86pWU96+grgwHwYDVR0jBBgwFoAUyDvV7PX+j8LX+Hgh86pWU96+grgwDwYD\n"
+    "VR0TAQH/BAUwAwEB/zAPBgNVHREECDAGhwR/AAABMAoGCCqGSM49BAMCA0gAMEUC\n"
+    "IEhd5cdY0y7SJxVHmbkLnksX7UzFLSwFtQodHQOxAJ5TAiEAyg/NDeoQ9N6gMGLr\n"
+    "Z9qMb5vQbDUMXEQb1vJtIMs8Wsw=\n"
+    "-----END CERTIFICATE-----\n"
+    "-----BEGIN PRIVATE KEY-----\n"
+    "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgdlYK2S7m4Cg6slM0\n"
+    "zEBUWlHb2RGEUwGT6f0oBNuqCwqhRANCAAQhIvPfK4xUeeH1AWDMtssnkq16RaF1\n"
+    "z0U6UPDk0JsnDO7+5tPwOGVhCx0TbUEGQHdJtaJ7qUCUKWj9MgPM9apL\n"
+    "-----END PRIVATE KEY-----\n";
+
+GST_START_TEST (test_https_validation)
+{
+  TestServer *ts;
+  Record r = { 0, };
+  GstSessionHttpSignaller *sig;
+  GTlsCertificate *certificate;
+  GError *error = NULL;
+
+  if (!g_tls_backend_supports_tls (g_tls_backend_get_default ())) {
+    GST_WARNING ("no TLS backend (glib-networking): https not tested");
+    return;
+  }
+  certificate = g_tls_certificate_new_from_pem (test_certificate, -1,
+      &error);
+  fail_unless (certificate != NULL, "%s", error ? error->message : "");
+  ts = test_server_new_full (MODE_SSE_HOLD, certificate);
+  fail_unless (g_str_has_prefix (ts->url, "https://"));
+
+  /* verified by default: an unknown authority is refused */
+  sig = signaller_new (ts->url, TEST_KEY, &r);
+  start (sig, TEST_SESSION_ID, &r);
+  WAIT_FOR (r.errors == 1);
+  GST_INFO ("refused: %s", r.error->message);
+  fail_unless (r.error->domain == G_TLS_ERROR, "%s", r.error->message);
+  fail_unless (r.http_error == NULL);
+  assert_equals_int (ts->requests, 0);
+  assert_equals_int (r.answers, 0);
+
+  /* unless told not to */
+  g_object_set (sig, "tls-validation", FALSE, NULL);
+  start (sig, TEST_SESSION_ID, &r);
+  WAIT_FOR (r.answers == 1);
+  fail_unless_equals_string (r.sdp, ANSWER_SDP);
+  check_offer_request (ts, TEST_KEY, TEST_SESSION_ID);
+  gst_session_signaller_stop (GST_SESSION_SIGNALLER (sig));
+  WAIT_FOR (ts->held_finished);
+  assert_equals_int (r.errors, 1);
+
+  signaller_free (sig);
+  test_server_free (ts);
+  g_object_unref (certificate);
+  record_clear (&r);
+}
+
+GST_END_TEST;
+
+/* The way an element runs it: the signaller on a private thread with its
+ * own context, stop() from another thread. */
+typedef struct
+{
+  GMainContext *ctx;
+  GMainLoop *loop;
+  GThread *thread;
+  GstSessionHttpSignaller *sig;
+  gint started;
+  gint answers;
+  gint errors;
+  gint closeds;
+  gint wrong_thread;
+} Worker;
+
+static void
+worker_check_thread (Worker * w)
+{
+  if (g_thread_self () != w->thread || !g_main_context_is_owner (w->ctx))
+    g_atomic_int_set (&w->wrong_thread, 1);
+}
+
+static void
+worker_on_answer (GstSessionSignaller * sig, const gchar * sdp,
+    const GstStructure * answer, Worker * w)
+{
+  worker_check_thread (w);
+  g_atomic_int_inc (&w->answers);
+}
+
+static void
+worker_on_error (GstSessionSignaller * sig, const GError * error,
+    const GstSessionHttpError * http_error, Worker * w)
+{
+  worker_check_thread (w);
+  g_atomic_int_inc (&w->errors);
+}
+
+static void
+worker_on_closed (GstSessionSignaller * sig,
+    GstSessionSignallerCloseReason reason, const GError * error, Worker * w)
+{
+  worker_check_thread (w);
+  g_atomic_int_inc (&w->closeds);
+}
+
+static gpointer
+worker_main (gpointer data)
+{
+  Worker *w = data;
+
+  g_main_context_push_thread_default (w->ctx);
+  g_main_loop_run (w->loop);
+  g_main_context_pop_thread_default (w->ctx);
+  return NULL;
+}
+
+static gboolean
+worker_start (gpointer data)
+{
+  Worker *w = data;
+
+  if (gst_session_signaller_start (GST_SESSION_SIGNALLER (w->sig), OFFER_SDP,
+          NULL, NULL))
+    g_atomic_int_inc (&w->started);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+worker_finish (gpointer data)
+{
+  Worker *w = data;
+
+  gst_object_unref (w->sig);
+  w->sig = NULL;
+  g_main_loop_quit (w->loop);
+  return G_SOURCE_REMOVE;
+}
+
+GST_START_TEST (test_private_thread)
+{
+  TestServer *ts = test_server_new (MODE_SSE_HOLD);
+  Worker w = { 0, };
+
+  w.ctx = g_main_context_new ();
+  w.loop = g_main_loop_new (w.ctx, FALSE);
+  w.sig = gst_session_http_signaller_new (ts->url);
+  g_signal_connect (w.sig, "answer", G_CALLBACK (worker_on_answer), &w);
+  g_signal_connect (w.sig, "error", G_CALLBACK (worker_on_error), &w);
+  g_signal_connect (w.sig, "closed", G_CALLBACK (worker_on_closed), &w);
+  w.thread = g_thread_new ("signaller", worker_main, &w);
+
+  g_main_context_invoke (w.ctx, worker_start, &w);
+  WAIT_FOR (g_atomic_int_get (&w.answers) == 1);
+  WAIT_FOR (ts->keepalives >= 2);
+
+  /* from this thread, while the private one runs it */
+  gst_session_signaller_stop (GST_SESSION_SIGNALLER (w.sig));
+  WAIT_FOR (ts->held_finished);
+  assert_equals_int (g_atomic_int_get (&w.closeds), 0);
+  assert_equals_int (g_atomic_int_get (&w.errors), 0);
+
+  /* a session the service ends: "closed" comes on the private thread */
+  ts->mode = MODE_SSE_CLOSE;
+  g_main_context_invoke (w.ctx, worker_start, &w);
+  WAIT_FOR (g_atomic_int_get (&w.closeds) == 1);
+  assert_equals_int (g_atomic_int_get (&w.started), 2);
+  assert_equals_int (g_atomic_int_get (&w.answers), 2);
+  assert_equals_int (g_atomic_int_get (&w.errors), 0);
+  assert_equals_int (g_atomic_int_get (&w.wrong_thread), 0);
+
+  g_main_context_invoke (w.ctx, worker_finish, &w);
+  g_thread_join (w.thread);
+  g_main_loop_unref (w.loop);
+  g_main_context_unref (w.ctx);
+  test_server_free (ts);
+}
+
+GST_END_TEST;
+
 /* Every line of the GStreamer debug log, at the highest level. */
 static GString *debug_log;
 static guint debug_lines_of_session;
@@ -1894,6 +2088,8 @@ signalling_suite (void)
   tcase_add_test (tc, test_start_refused);
   tcase_add_test (tc, test_stop_before_answer);
   tcase_add_test (tc, test_stop_from_handler);
+  tcase_add_test (tc, test_https_validation);
+  tcase_add_test (tc, test_private_thread);
   tcase_add_test (tc, test_key_never_logged);
   return s;
 }

@@ -128,7 +128,7 @@ gst_session_signaller_default_init (GstSessionSignallerInterface * iface)
    */
   signaller_signals[SIGNAL_ANSWER] = g_signal_new ("answer",
       G_TYPE_FROM_INTERFACE (iface), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-      G_TYPE_NONE, 2, G_TYPE_STRING, GST_TYPE_STRUCTURE);
+      G_TYPE_NONE, 2, G_TYPE_STRING, gst_structure_get_type ());
 
   /**
    * GstSessionSignaller::error:

@@ -52,7 +52,7 @@ struct _GstSessionSseParser
 };
 
 /**
- * gst_session_sse_parser_new:
+ * gst_session_sse_parser_new: (skip)
  * @event_func: (scope notified) (nullable): called for each event.
  * @comment_func: (scope notified) (nullable): called for each comment.
  * @user_data: (closure): data for the callbacks.

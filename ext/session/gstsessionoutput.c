@@ -1,0 +1,530 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The output stage of a session source: one always-present src pad (a ghost
+ * of an internal live appsrc) that outlives the sessions feeding it. It owns
+ * the output timeline:
+ *
+ * - timestamps are running time of the element's clock, starting at the
+ *   first input of any output of the element (a shared origin, so audio and
+ *   video start together);
+ * - video is a constant-rate sequence of slots: a frame takes the next slot;
+ *   when input is overdue (a stall, a session being renewed) the last frame
+ *   is repeated, slot by slot, from a clock-driven filler thread; input that
+ *   runs ahead of the clock by more than a few slots is dropped;
+ * - audio is a sample count since the origin: gaps are filled with silence
+ *   of the exact sample count, input running ahead is dropped;
+ * - encoded output (decode=false) cannot repeat frames: gaps become GAP
+ *   events, and a stream (re)starts at a keyframe.
+ *
+ * Locking: out->lock protects the timeline and is held while pushing into
+ * the appsrc (which only queues). Order: out->lock, then origin->lock.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/app/gstappsrc.h>
+#include <gst/audio/audio.h>
+#include <gst/video/video.h>
+
+#include "gstsessionoutput.h"
+
+GST_DEBUG_CATEGORY_STATIC (session_output_debug);
+#define GST_CAT_DEFAULT session_output_debug
+
+/* audio is filled in chunks of this many milliseconds */
+#define AUDIO_FILL_MS 20
+/* input later than this is a gap (audio) */
+#define AUDIO_OVERDUE (100 * GST_MSECOND)
+/* input earlier than this (ahead of the clock) is dropped */
+#define AUDIO_AHEAD_LIMIT (250 * GST_MSECOND)
+#define VIDEO_AHEAD_SLOTS 4
+/* a filler iteration pushes at most this much before looking again */
+#define MAX_FILL_PER_WAKE 64
+
+struct _GstSessionOutput
+{
+  GstSessionOutputKind kind;
+  GstElement *appsrc;
+  GstPad *ghost;
+  GstSessionOutputOrigin *origin;
+
+  GMutex lock;
+  GCond cond;
+  GThread *filler;
+  gboolean running;
+  GstClock *clock;
+  GstClockTime base_time;
+  GstClockID wait_id;
+
+  gint fps_n, fps_d;
+  GstClockTime frame_duration;
+  GstCaps *caps;
+  gboolean raw;
+  gboolean need_keyframe;
+  GstAudioInfo ainfo;
+
+  gboolean started;
+  gboolean ended;
+  GstClockTime next_pts;        /* video: next slot */
+  guint64 next_offset;          /* audio: samples since the origin */
+  GstBuffer *last;              /* video: last frame, for repeats */
+  gint64 last_input;            /* monotonic µs of the last input */
+  GstSessionOutputStats stats;
+};
+
+static gpointer filler_loop (gpointer data);
+
+GstSessionOutput *
+gst_session_output_new (GstBin * bin, const gchar * pad_name,
+    GstPadTemplate * templ, GstSessionOutputKind kind,
+    GstSessionOutputOrigin * origin)
+{
+  GstSessionOutput *out = g_new0 (GstSessionOutput, 1);
+  gchar *name = g_strdup_printf ("%s_out", pad_name);
+  GstPad *target;
+
+  if (session_output_debug == NULL)
+    GST_DEBUG_CATEGORY_INIT (session_output_debug, "sessionoutput", 0,
+        "session source output stage");
+
+  out->kind = kind;
+  out->origin = origin;
+  g_mutex_init (&out->lock);
+  g_cond_init (&out->cond);
+  out->fps_n = 0;
+  out->fps_d = 1;
+  out->frame_duration = GST_CLOCK_TIME_NONE;
+  out->next_pts = GST_CLOCK_TIME_NONE;
+  out->last_input = 0;
+
+  out->appsrc = gst_element_factory_make ("appsrc", name);
+  g_free (name);
+  g_object_set (out->appsrc, "is-live", TRUE, "format", GST_FORMAT_TIME,
+      "do-timestamp", FALSE, "max-bytes", (guint64) 0, "block", FALSE,
+      "emit-signals", FALSE, "automatic-eos", FALSE, NULL);
+  gst_bin_add (bin, out->appsrc);
+
+  target = gst_element_get_static_pad (out->appsrc, "src");
+  out->ghost = gst_ghost_pad_new_from_template (pad_name, target, templ);
+  gst_object_unref (target);
+  gst_pad_set_active (out->ghost, TRUE);
+  gst_element_add_pad (GST_ELEMENT (bin), out->ghost);
+  return out;
+}
+
+void
+gst_session_output_free (GstSessionOutput * out)
+{
+  if (out == NULL)
+    return;
+  gst_session_output_stop (out);
+  gst_clear_caps (&out->caps);
+  gst_clear_buffer (&out->last);
+  g_mutex_clear (&out->lock);
+  g_cond_clear (&out->cond);
+  g_free (out);
+}
+
+GstPad *
+gst_session_output_get_pad (GstSessionOutput * out)
+{
+  return out->ghost;
+}
+
+static void
+update_latency (GstSessionOutput * out)
+{
+  GstClockTime latency;
+
+  if (out->kind == GST_SESSION_OUTPUT_AUDIO)
+    latency = AUDIO_OVERDUE;
+  else if (GST_CLOCK_TIME_IS_VALID (out->frame_duration))
+    latency = out->frame_duration + out->frame_duration / 2;
+  else
+    latency = 100 * GST_MSECOND;
+  g_object_set (out->appsrc, "min-latency", (gint64) latency,
+      "max-latency", (gint64) - 1, NULL);
+}
+
+void
+gst_session_output_set_nominal_rate (GstSessionOutput * out, gint fps_n,
+    gint fps_d)
+{
+  g_mutex_lock (&out->lock);
+  out->fps_n = fps_n;
+  out->fps_d = fps_d;
+  if (fps_n > 0 && fps_d > 0)
+    out->frame_duration = gst_util_uint64_scale_int (GST_SECOND, fps_d, fps_n);
+  update_latency (out);
+  g_mutex_unlock (&out->lock);
+}
+
+void
+gst_session_output_start (GstSessionOutput * out, GstClock * clock,
+    GstClockTime base_time)
+{
+  g_mutex_lock (&out->lock);
+  if (out->running) {
+    g_mutex_unlock (&out->lock);
+    return;
+  }
+  gst_object_replace ((GstObject **) & out->clock, GST_OBJECT (clock));
+  out->base_time = base_time;
+  out->running = TRUE;
+  out->started = FALSE;
+  out->ended = FALSE;
+  out->need_keyframe = TRUE;
+  out->next_offset = 0;
+  out->next_pts = GST_CLOCK_TIME_NONE;
+  out->last_input = g_get_monotonic_time ();
+  memset (&out->stats, 0, sizeof (out->stats));
+  gst_clear_buffer (&out->last);
+  update_latency (out);
+  out->filler = g_thread_new ("session-filler", filler_loop, out);
+  g_mutex_unlock (&out->lock);
+}
+
+void
+gst_session_output_stop (GstSessionOutput * out)
+{
+  GThread *filler;
+
+  g_mutex_lock (&out->lock);
+  out->running = FALSE;
+  if (out->wait_id)
+    gst_clock_id_unschedule (out->wait_id);
+  g_cond_broadcast (&out->cond);
+  filler = out->filler;
+  out->filler = NULL;
+  g_mutex_unlock (&out->lock);
+
+  if (filler)
+    g_thread_join (filler);
+
+  g_mutex_lock (&out->lock);
+  gst_clear_object (&out->clock);
+  out->started = FALSE;
+  gst_clear_buffer (&out->last);
+  g_mutex_unlock (&out->lock);
+
+  g_mutex_lock (&out->origin->lock);
+  out->origin->origin = GST_CLOCK_TIME_NONE;
+  g_mutex_unlock (&out->origin->lock);
+}
+
+static GstClockTime
+running_now (GstSessionOutput * out)
+{
+  GstClockTime now = gst_clock_get_time (out->clock);
+
+  return now > out->base_time ? now - out->base_time : 0;
+}
+
+static GstClockTime
+audio_time (GstSessionOutput * out, guint64 offset)
+{
+  return out->origin->origin + gst_util_uint64_scale_int (offset, GST_SECOND,
+      out->ainfo.rate);
+}
+
+/* The running time of the next output, and how overdue an input may be. */
+static GstClockTime
+next_time (GstSessionOutput * out)
+{
+  return out->kind == GST_SESSION_OUTPUT_AUDIO ?
+      audio_time (out, out->next_offset) : out->next_pts;
+}
+
+static GstClockTime
+overdue_limit (GstSessionOutput * out)
+{
+  if (out->kind == GST_SESSION_OUTPUT_AUDIO)
+    return AUDIO_OVERDUE;
+  return out->frame_duration + out->frame_duration / 2;
+}
+
+static void
+push_buffer (GstSessionOutput * out, GstBuffer * buf)
+{
+  out->stats.out++;
+  gst_app_src_push_buffer (GST_APP_SRC (out->appsrc), buf);
+}
+
+/* One slot (video) or AUDIO_FILL_MS (audio, capped to @max) of filler. */
+static void
+fill_one (GstSessionOutput * out, GstClockTime max)
+{
+  GstClockTime pts = next_time (out), dur;
+
+  if (out->kind == GST_SESSION_OUTPUT_AUDIO) {
+    guint64 samples = out->ainfo.rate * AUDIO_FILL_MS / 1000;
+
+    if (GST_CLOCK_TIME_IS_VALID (max)) {
+      guint64 until = gst_util_uint64_scale_int (max - out->origin->origin,
+          out->ainfo.rate, GST_SECOND);
+
+      samples = MIN (samples, until > out->next_offset ?
+          until - out->next_offset : 0);
+    }
+    if (samples == 0)
+      return;
+    dur = audio_time (out, out->next_offset + samples) - pts;
+    if (out->raw) {
+      GstBuffer *buf = gst_buffer_new_allocate (NULL,
+          samples * out->ainfo.bpf, NULL);
+      GstMapInfo map;
+
+      gst_buffer_map (buf, &map, GST_MAP_WRITE);
+      gst_audio_format_info_fill_silence (out->ainfo.finfo, map.data, map.size);
+      gst_buffer_unmap (buf, &map);
+      GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = pts;
+      GST_BUFFER_DURATION (buf) = dur;
+      GST_BUFFER_OFFSET (buf) = out->next_offset;
+      GST_BUFFER_OFFSET_END (buf) = out->next_offset + samples;
+      push_buffer (out, buf);
+    } else {
+      gst_pad_push_event (out->ghost, gst_event_new_gap (pts, dur));
+    }
+    out->next_offset += samples;
+  } else {
+    dur = out->frame_duration;
+    if (out->raw && out->last) {
+      GstBuffer *buf = gst_buffer_copy (out->last);
+
+      GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = pts;
+      GST_BUFFER_DURATION (buf) = dur;
+      push_buffer (out, buf);
+    } else {
+      gst_app_src_push_sample (GST_APP_SRC (out->appsrc), NULL);
+      gst_pad_push_event (out->ghost, gst_event_new_gap (pts, dur));
+    }
+    out->next_pts += dur;
+  }
+  out->stats.repeated++;
+  out->stats.filled += dur;
+}
+
+/* Fills what is overdue at @now, so the timeline has no hole. */
+static void
+fill_until (GstSessionOutput * out, GstClockTime now)
+{
+  guint n = 0;
+
+  while (out->running && !out->ended && n++ < MAX_FILL_PER_WAKE &&
+      now > next_time (out) + overdue_limit (out)) {
+    GstClockTime before = next_time (out);
+
+    fill_one (out, out->kind == GST_SESSION_OUTPUT_AUDIO ?
+        now - overdue_limit (out) / 2 : GST_CLOCK_TIME_NONE);
+    if (next_time (out) == before)
+      break;
+  }
+}
+
+static gpointer
+filler_loop (gpointer data)
+{
+  GstSessionOutput *out = data;
+
+  g_mutex_lock (&out->lock);
+  while (out->running) {
+    GstClockTime target;
+    GstClockID id;
+    GstClockReturn ret;
+
+    if (!out->started || out->ended || out->clock == NULL ||
+        (out->kind == GST_SESSION_OUTPUT_VIDEO &&
+            !GST_CLOCK_TIME_IS_VALID (out->frame_duration))) {
+      g_cond_wait (&out->cond, &out->lock);
+      continue;
+    }
+    target = out->base_time + next_time (out) + overdue_limit (out);
+    id = gst_clock_new_single_shot_id (out->clock, target);
+    out->wait_id = id;
+    g_mutex_unlock (&out->lock);
+    ret = gst_clock_id_wait (id, NULL);
+    g_mutex_lock (&out->lock);
+    out->wait_id = NULL;
+    gst_clock_id_unref (id);
+    if (!out->running || ret == GST_CLOCK_UNSCHEDULED)
+      continue;
+    if (out->started && !out->ended)
+      fill_until (out, running_now (out));
+  }
+  g_mutex_unlock (&out->lock);
+  return NULL;
+}
+
+static void
+set_caps (GstSessionOutput * out, GstCaps * caps)
+{
+  GstStructure *s;
+  GstCaps *outcaps;
+
+  if (out->caps && gst_caps_is_equal (out->caps, caps))
+    return;
+  gst_caps_replace (&out->caps, caps);
+  outcaps = gst_caps_copy (caps);
+  s = gst_caps_get_structure (outcaps, 0);
+  out->raw = g_str_has_prefix (gst_structure_get_name (s), "video/x-raw") ||
+      g_str_has_prefix (gst_structure_get_name (s), "audio/x-raw");
+  if (out->kind == GST_SESSION_OUTPUT_VIDEO && out->fps_n > 0)
+    gst_structure_set (s, "framerate", GST_TYPE_FRACTION, out->fps_n,
+        out->fps_d, NULL);
+  if (out->kind == GST_SESSION_OUTPUT_AUDIO && out->raw)
+    gst_audio_info_from_caps (&out->ainfo, caps);
+  else if (out->kind == GST_SESSION_OUTPUT_AUDIO) {
+    gint rate = 48000, channels = 2;
+
+    gst_structure_get_int (s, "rate", &rate);
+    gst_structure_get_int (s, "channels", &channels);
+    gst_audio_info_set_format (&out->ainfo, GST_AUDIO_FORMAT_S16LE, rate,
+        channels, NULL);
+  }
+  GST_INFO_OBJECT (out->appsrc, "output caps %" GST_PTR_FORMAT, outcaps);
+  gst_app_src_set_caps (GST_APP_SRC (out->appsrc), outcaps);
+  gst_caps_unref (outcaps);
+}
+
+static void
+start_timeline (GstSessionOutput * out, GstClockTime now)
+{
+  g_mutex_lock (&out->origin->lock);
+  if (!GST_CLOCK_TIME_IS_VALID (out->origin->origin))
+    out->origin->origin = now;
+  out->next_pts = out->origin->origin;
+  out->next_offset = 0;
+  g_mutex_unlock (&out->origin->lock);
+  out->started = TRUE;
+  g_cond_broadcast (&out->cond);
+}
+
+/* Pushes one decoded (or parsed) sample of the session onto the timeline. */
+void
+gst_session_output_push (GstSessionOutput * out, GstSample * sample)
+{
+  GstBuffer *in = gst_sample_get_buffer (sample);
+  GstCaps *caps = gst_sample_get_caps (sample);
+  GstClockTime now, next;
+  GstBuffer *buf;
+
+  if (in == NULL || caps == NULL)
+    return;
+
+  g_mutex_lock (&out->lock);
+  if (!out->running || out->ended || out->clock == NULL)
+    goto done;
+  out->stats.in++;
+  out->last_input = g_get_monotonic_time ();
+
+  set_caps (out, caps);
+  if (!out->raw && out->kind == GST_SESSION_OUTPUT_VIDEO) {
+    if (out->need_keyframe &&
+        GST_BUFFER_FLAG_IS_SET (in, GST_BUFFER_FLAG_DELTA_UNIT)) {
+      out->stats.dropped++;
+      goto done;
+    }
+    out->need_keyframe = FALSE;
+  }
+
+  now = running_now (out);
+  if (!out->started)
+    start_timeline (out, now);
+  fill_until (out, now);
+
+  next = next_time (out);
+  if (out->kind == GST_SESSION_OUTPUT_VIDEO) {
+    if (next > now + VIDEO_AHEAD_SLOTS * out->frame_duration) {
+      GST_LOG_OBJECT (out->appsrc, "input ahead of the clock, dropped");
+      out->stats.dropped++;
+      goto done;
+    }
+    buf = gst_buffer_copy (in);
+    GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = next;
+    GST_BUFFER_DURATION (buf) = out->frame_duration;
+    GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_DISCONT);
+    if (out->raw)
+      gst_buffer_replace (&out->last, buf);
+    out->next_pts += out->frame_duration;
+    push_buffer (out, buf);
+  } else {
+    guint64 samples;
+
+    if (next > now + AUDIO_AHEAD_LIMIT) {
+      out->stats.dropped++;
+      goto done;
+    }
+    samples = out->raw ? gst_buffer_get_size (in) / out->ainfo.bpf :
+        gst_util_uint64_scale_int (GST_BUFFER_DURATION_IS_VALID (in) ?
+        GST_BUFFER_DURATION (in) : 20 * GST_MSECOND, out->ainfo.rate,
+        GST_SECOND);
+    buf = gst_buffer_copy (in);
+    GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = next;
+    GST_BUFFER_DURATION (buf) =
+        audio_time (out, out->next_offset + samples) - next;
+    GST_BUFFER_OFFSET (buf) = out->next_offset;
+    GST_BUFFER_OFFSET_END (buf) = out->next_offset + samples;
+    GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_DISCONT);
+    out->next_offset += samples;
+    push_buffer (out, buf);
+  }
+
+done:
+  g_mutex_unlock (&out->lock);
+}
+
+/* A new session feeds this output from now on: encoded output must start
+ * again at a keyframe. */
+void
+gst_session_output_end (GstSessionOutput * out)
+{
+  g_mutex_lock (&out->lock);
+  if (out->ended) {
+    g_mutex_unlock (&out->lock);
+    return;
+  }
+  out->ended = TRUE;
+  g_cond_broadcast (&out->cond);
+  if (out->wait_id)
+    gst_clock_id_unschedule (out->wait_id);
+  GST_INFO_OBJECT (out->appsrc, "end of stream after %" G_GUINT64_FORMAT
+      " buffers (%" G_GUINT64_FORMAT " repeated)", out->stats.out,
+      out->stats.repeated);
+  g_mutex_unlock (&out->lock);
+  gst_app_src_end_of_stream (GST_APP_SRC (out->appsrc));
+}
+
+gboolean
+gst_session_output_is_ended (GstSessionOutput * out)
+{
+  gboolean ended;
+
+  g_mutex_lock (&out->lock);
+  ended = out->ended;
+  g_mutex_unlock (&out->lock);
+  return ended;
+}
+
+gint64
+gst_session_output_get_last_input (GstSessionOutput * out)
+{
+  gint64 t;
+
+  g_mutex_lock (&out->lock);
+  t = out->last_input;
+  g_mutex_unlock (&out->lock);
+  return t;
+}
+
+void
+gst_session_output_get_stats (GstSessionOutput * out,
+    GstSessionOutputStats * stats)
+{
+  g_mutex_lock (&out->lock);
+  *stats = out->stats;
+  g_mutex_unlock (&out->lock);
+}

@@ -1,0 +1,78 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#ifndef __GST_SESSION_OUTPUT_H__
+#define __GST_SESSION_OUTPUT_H__
+
+#include <gst/gst.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  GST_SESSION_OUTPUT_VIDEO,
+  GST_SESSION_OUTPUT_AUDIO,
+} GstSessionOutputKind;
+
+/* The timeline origin shared by the outputs of one element, so that audio
+ * and video start at the same running time. */
+typedef struct
+{
+  GMutex lock;
+  GstClockTime origin;          /* running time, or NONE before any input */
+} GstSessionOutputOrigin;
+
+typedef struct _GstSessionOutput GstSessionOutput;
+
+typedef struct
+{
+  guint64 in;                   /* buffers that arrived */
+  guint64 out;                  /* buffers pushed, repeats included */
+  guint64 repeated;             /* video frames repeated / audio silences */
+  guint64 dropped;              /* input dropped for running ahead */
+  GstClockTime filled;          /* time covered by repeats and silence */
+} GstSessionOutputStats;
+
+G_GNUC_INTERNAL
+GstSessionOutput *gst_session_output_new (GstBin * bin, const gchar * pad_name,
+    GstPadTemplate * templ, GstSessionOutputKind kind,
+    GstSessionOutputOrigin * origin);
+
+G_GNUC_INTERNAL
+void gst_session_output_free (GstSessionOutput * out);
+
+G_GNUC_INTERNAL
+void gst_session_output_set_nominal_rate (GstSessionOutput * out,
+    gint fps_n, gint fps_d);
+
+G_GNUC_INTERNAL
+void gst_session_output_start (GstSessionOutput * out, GstClock * clock,
+    GstClockTime base_time);
+
+G_GNUC_INTERNAL
+void gst_session_output_stop (GstSessionOutput * out);
+
+G_GNUC_INTERNAL
+void gst_session_output_push (GstSessionOutput * out, GstSample * sample);
+
+G_GNUC_INTERNAL
+void gst_session_output_end (GstSessionOutput * out);
+
+G_GNUC_INTERNAL
+gboolean gst_session_output_is_ended (GstSessionOutput * out);
+
+G_GNUC_INTERNAL
+gint64 gst_session_output_get_last_input (GstSessionOutput * out);
+
+G_GNUC_INTERNAL
+void gst_session_output_get_stats (GstSessionOutput * out,
+    GstSessionOutputStats * stats);
+
+G_GNUC_INTERNAL
+GstPad *gst_session_output_get_pad (GstSessionOutput * out);
+
+G_END_DECLS
+
+#endif /* __GST_SESSION_OUTPUT_H__ */

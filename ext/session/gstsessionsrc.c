@@ -1,0 +1,1558 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/**
+ * SECTION:gstsessionsrc
+ * @title: GstSessionSrc
+ * @short_description: base bin of the session sources
+ *
+ * What worldsrc and directorsrc share: the properties of the connection,
+ * the start-session signalling with its retries, the session stage
+ * (webrtcbin and the decoders, replaced on renewal) and the output stage
+ * (the always-present src pads and their gap-free timeline), the control
+ * channel, the element messages and the `control-message` signal, and the
+ * state changes of a live source.
+ *
+ * Threads and locks:
+ * - a private thread runs a #GMainContext for signalling, session set-up
+ *   and tear-down, timers, and for acting on controller events: sending on
+ *   the control channel, posting messages, emitting `control-message`;
+ * - the controller lock (GST_SESSION_SRC_CTRL_LOCK) protects the subclass
+ *   controller and the outbox of events; it is never held while sending,
+ *   posting or emitting; the object lock (properties) is never taken while
+ *   holding it, nor the other way round;
+ * - state changes wait for the context (bounded) to tear a session down.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include "gstsessionsrc.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_session_src_debug);
+#define GST_CAT_DEFAULT gst_session_src_debug
+
+#define DEFAULT_URL NULL
+#define DEFAULT_STUN_SERVER NULL
+#define DEFAULT_TURN_SERVER NULL
+#define DEFAULT_LATENCY -1
+#define DEFAULT_DECODE TRUE
+#define DEFAULT_CHANNEL_LABEL "control"
+#define DEFAULT_MAX_RETRIES 5
+#define DEFAULT_START_TIMEOUT 15000
+#define DEFAULT_GATHERING_TIMEOUT 2000
+#define DEFAULT_MEDIA_TIMEOUT 5000
+#define DEFAULT_STOP_TIMEOUT 5000
+
+/* jitterbuffer latency (ms) with latency=-1: loopback, or elsewhere */
+#define AUTO_LATENCY_LOOPBACK 20
+#define AUTO_LATENCY_REMOTE 200
+
+#define WATCHDOG_MS 100
+#define TEARDOWN_WAIT (5 * G_TIME_SPAN_SECOND)
+
+enum
+{
+  PROP_0,
+  PROP_URL,
+  PROP_API_KEY,
+  PROP_STUN_SERVER,
+  PROP_TURN_SERVER,
+  PROP_LATENCY,
+  PROP_DECODE,
+  PROP_CHANNEL_LABEL,
+  PROP_RENEW,
+  PROP_MAX_RETRIES,
+  PROP_START_TIMEOUT,
+  PROP_GATHERING_TIMEOUT,
+  PROP_MEDIA_TIMEOUT,
+  PROP_STOP_TIMEOUT,
+  PROP_SESSION_ID,
+  PROP_CONTROL_SCRIPT,
+};
+
+enum
+{
+  SIGNAL_CONTROL_MESSAGE,
+  LAST_SIGNAL
+};
+
+static guint signals[LAST_SIGNAL];
+
+typedef struct
+{
+  /* properties, under the object lock */
+  gchar *url;
+  gchar *api_key;
+  gchar *stun_server;
+  gchar *turn_server;
+  gint latency;
+  gboolean decode;
+  gchar *channel_label;
+  gboolean renew;
+  guint max_retries;
+  guint start_timeout;
+  guint gathering_timeout;
+  guint media_timeout;
+  guint stop_timeout;
+  gchar *session_id;
+  gchar *control_script;
+
+  /* output stage, lives as long as the element */
+  GstSessionOutputOrigin origin;
+  GstSessionOutput *outputs[2];
+
+  /* the context thread */
+  GMainContext *context;
+  GMainLoop *loop;
+  GThread *thread;
+
+  /* ctrl_lock: the subclass controller and the outbox */
+  GMutex ctrl_lock;
+  GQueue outbox;
+  gboolean flush_pending;
+
+  /* state-change handshake with the context */
+  GMutex sync_lock;
+  GCond sync_cond;
+
+  /* context thread only */
+  GstSessionStage *stage;
+  GstSessionHttpSignaller *signaller;
+  GstSessionRetryPolicy policy;
+  guint attempt;
+  GSource *retry_source;
+  GSource *watchdog_source;
+  GSource *stop_source;
+  gboolean want_session;
+  gboolean channel_open;
+  gboolean stopping;
+  gboolean ended;
+  gint64 started_at;
+  guint sessions;
+  GstSessionControlScript *script;      /* loaded at NULL->READY */
+  guint script_next;
+  GSource *script_source;
+} GstSessionSrcPrivate;
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstSessionSrc, gst_session_src,
+    GST_TYPE_BIN);
+
+#define PRIV(s) ((GstSessionSrcPrivate *) \
+    gst_session_src_get_instance_private (GST_SESSION_SRC (s)))
+
+static void start_session (GstSessionSrc * self);
+static gboolean eos_in_context (gpointer data);
+static void schedule_script (GstSessionSrc * self);
+
+static void end_stream (GstSessionSrc * self);
+static void teardown_session (GstSessionSrc * self);
+
+/* ---- the context thread ---- */
+
+static gpointer
+context_thread (gpointer data)
+{
+  GstSessionSrcPrivate *priv = data;
+
+  g_main_context_push_thread_default (priv->context);
+  g_main_loop_run (priv->loop);
+  g_main_context_pop_thread_default (priv->context);
+  return NULL;
+}
+
+static void
+start_context (GstSessionSrc * self)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+
+  if (priv->thread)
+    return;
+  priv->context = g_main_context_new ();
+  priv->loop = g_main_loop_new (priv->context, FALSE);
+  priv->thread = g_thread_new ("session-ctx", context_thread, priv);
+}
+
+static void
+stop_context (GstSessionSrc * self)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+
+  if (priv->thread == NULL)
+    return;
+  g_main_loop_quit (priv->loop);
+  g_thread_join (priv->thread);
+  priv->thread = NULL;
+  /* run what was left (sources holding references) before freeing */
+  while (g_main_context_iteration (priv->context, FALSE));
+  g_main_loop_unref (priv->loop);
+  g_main_context_unref (priv->context);
+  priv->loop = NULL;
+  priv->context = NULL;
+}
+
+typedef struct
+{
+  GstSessionSrc *self;
+  void (*func) (GstSessionSrc * self);
+  gboolean done;
+} SyncCall;
+
+static gboolean
+sync_dispatch (gpointer data)
+{
+  SyncCall *call = data;
+  GstSessionSrcPrivate *priv = PRIV (call->self);
+
+  call->func (call->self);
+  g_mutex_lock (&priv->sync_lock);
+  call->done = TRUE;
+  g_cond_broadcast (&priv->sync_cond);
+  g_mutex_unlock (&priv->sync_lock);
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs @func on the context and waits for it (bounded). */
+static gboolean
+run_sync (GstSessionSrc * self, void (*func) (GstSessionSrc *))
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+  SyncCall *call;
+  gint64 deadline;
+  gboolean done;
+
+  if (priv->context == NULL)
+    return TRUE;
+  if (g_main_context_is_owner (priv->context)) {
+    func (self);
+    return TRUE;
+  }
+  call = g_new0 (SyncCall, 1);
+  call->self = self;
+  call->func = func;
+  g_main_context_invoke (priv->context, sync_dispatch, call);
+  deadline = g_get_monotonic_time () + TEARDOWN_WAIT;
+  g_mutex_lock (&priv->sync_lock);
+  while (!call->done)
+    if (!g_cond_wait_until (&priv->sync_cond, &priv->sync_lock, deadline))
+      break;
+  done = call->done;
+  g_mutex_unlock (&priv->sync_lock);
+  if (done)
+    g_free (call);
+  else
+    GST_ERROR_OBJECT (self, "the session thread did not answer in time");
+  /* (a call that timed out is leaked on purpose: it may still run) */
+  return done;
+}
+
+static void
+invoke (GstSessionSrc * self, GSourceFunc func)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+
+  if (priv->context)
+    g_main_context_invoke_full (priv->context, G_PRIORITY_DEFAULT, func,
+        gst_object_ref (self), gst_object_unref);
+}
+
+/* ---- events: sending, posting, emitting ---- */
+
+static void
+handle_ended (GstSessionSrc * self, const GstStructure * details)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+  const gchar *reason = gst_structure_get_string (details, "reason");
+  gboolean renew;
+
+  GST_OBJECT_LOCK (self);
+  renew = priv->renew;
+  GST_OBJECT_UNLOCK (self);
+
+  /* director: "stopped" is final; world and "session_limit" may renew */
+  if (!priv->stopping && renew && g_strcmp0 (reason, "stopped") != 0) {
+    GST_INFO_OBJECT (self, "stream exhausted: renewing the session");
+    teardown_session (self);
+    start_session (self);
+  } else {
+    GST_INFO_OBJECT (self, "stream exhausted: end of stream");
+    end_stream (self);
+  }
+}
+
+static void
+act_on_event (GstSessionSrc * self, GstSessionControlEvent * ev)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+  GError *err = NULL;
+
+  switch (ev->type) {
+    case GST_SESSION_CONTROL_EVENT_SEND:
+      if (priv->stage == NULL || !priv->channel_open) {
+        GST_DEBUG_OBJECT (self, "no session, not sent: %s", ev->json);
+      } else if (!gst_session_stage_send (priv->stage, ev->json, &err)) {
+        GST_ELEMENT_WARNING (self, RESOURCE, WRITE,
+            ("Could not send a control message: %s", err->message), (NULL));
+        g_clear_error (&err);
+      }
+      break;
+    case GST_SESSION_CONTROL_EVENT_MESSAGE:
+    case GST_SESSION_CONTROL_EVENT_ENDED:
+      g_signal_emit (self, signals[SIGNAL_CONTROL_MESSAGE], 0,
+          gst_session_message_get_type_name (ev->message),
+          gst_session_message_get_structure (ev->message));
+      gst_element_post_message (GST_ELEMENT (self),
+          gst_message_new_element (GST_OBJECT (self),
+              gst_structure_copy (ev->details)));
+      if (ev->type == GST_SESSION_CONTROL_EVENT_ENDED)
+        handle_ended (self, ev->details);
+      break;
+    case GST_SESSION_CONTROL_EVENT_WARNING:
+      GST_ELEMENT_WARNING (self, STREAM, FAILED, ("%s", ev->error->message),
+          (NULL));
+      break;
+  }
+}
+
+static gboolean
+flush_outbox (gpointer data)
+{
+  GstSessionSrc *self = data;
+  GstSessionSrcPrivate *priv = PRIV (self);
+  GQueue events = G_QUEUE_INIT;
+  GstSessionControlEvent *ev;
+
+  g_mutex_lock (&priv->ctrl_lock);
+  events = priv->outbox;
+  g_queue_init (&priv->outbox);
+  priv->flush_pending = FALSE;
+  g_mutex_unlock (&priv->ctrl_lock);
+
+  while ((ev = g_queue_pop_head (&events))) {
+    act_on_event (self, ev);
+    gst_session_control_event_free (ev);
+  }
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * gst_session_src_collect_events:
+ * @src: a session source, with its controller lock held
+ *
+ * Moves the subclass controller's events to the outbox, to be acted on in
+ * order on the context thread.
+ */
+void
+gst_session_src_collect_events (GstSessionSrc * src)
+{
+  GstSessionSrcPrivate *priv = PRIV (src);
+  GQueue *events = GST_SESSION_SRC_GET_CLASS (src)->take_events (src);
+  gpointer ev;
+
+  while ((ev = g_queue_pop_head (events)))
+    g_queue_push_tail (&priv->outbox, ev);
+  g_queue_free (events);
+  if (!g_queue_is_empty (&priv->outbox) && !priv->flush_pending &&
+      priv->context) {
+    priv->flush_pending = TRUE;
+    invoke (src, flush_outbox);
+  }
+}
+
+GMutex *
+gst_session_src_get_ctrl_lock (GstSessionSrc * src)
+{
+  return &PRIV (src)->ctrl_lock;
+}
+
+/**
+ * gst_session_src_refuse:
+ * @src: a session source
+ * @what: the property or action that was refused
+ * @error: why: names the field and the rule
+ *
+ * Tells the application that a value was refused (a warning on the bus);
+ * nothing was sent and the session goes on.
+ */
+void
+gst_session_src_refuse (GstSessionSrc * src, const gchar * what,
+    const GError * error)
+{
+  GST_ELEMENT_WARNING_WITH_DETAILS (src, LIBRARY, SETTINGS,
+      ("Refused %s: %s", what, error->message),
+      ("nothing was sent; the session goes on"),
+      ("refused", G_TYPE_STRING, what, "reason", G_TYPE_STRING,
+          error->message, NULL));
+}
+
+gboolean
+gst_session_src_is_playing (GstSessionSrc * src)
+{
+  return GST_STATE (src) == GST_STATE_PLAYING;
+}
+
+/* ---- the session ---- */
+
+static gboolean
+url_is_loopback (const gchar * url)
+{
+  GUri *uri = url ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
+  const gchar *host;
+  gboolean loopback = FALSE;
+
+  if (uri == NULL)
+    return FALSE;
+  host = g_uri_get_host (uri);
+  if (host) {
+    GInetAddress *addr = g_inet_address_new_from_string (host);
+
+    if (addr) {
+      loopback = g_inet_address_get_is_loopback (addr);
+      g_object_unref (addr);
+    } else {
+      loopback = g_ascii_strcasecmp (host, "localhost") == 0;
+    }
+  }
+  g_uri_unref (uri);
+  return loopback;
+}
+
+static void
+outputs_end (GstSessionSrc * self)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
+    if (priv->outputs[i])
+      gst_session_output_end (priv->outputs[i]);
+}
+
+static gboolean
+outputs_started (GstSessionSrc * self)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+  GstSessionOutputStats stats;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++) {
+    if (priv->outputs[i]) {
+      gst_session_output_get_stats (priv->outputs[i], &stats);
+      if (stats.out > 0)
+        return TRUE;
+    }
+  }
+  return FALSE;
+}
+
+static void
+clear_source (GSource ** source)
+{
+  if (*source) {
+    g_source_destroy (*source);
+    g_source_unref (*source);
+    *source = NULL;
+  }
+}
+
+static void
+teardown_session (GstSessionSrc * self)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+  GstSessionSrcClass *klass = GST_SESSION_SRC_GET_CLASS (self);
+
+  clear_source (&priv->retry_source);
+  if (priv->signaller) {
+    g_signal_handlers_disconnect_by_data (priv->signaller, self);
+    gst_session_signaller_stop (GST_SESSION_SIGNALLER (priv->signaller));
+    gst_clear_object (&priv->signaller);
+  }
+  if (priv->stage) {
+    gst_session_stage_free (priv->stage);
+    priv->stage = NULL;
+  }
+  if (priv->channel_open) {
+    priv->channel_open = FALSE;
+    g_mutex_lock (&priv->ctrl_lock);
+    klass->channel_closed (self);
+    gst_session_src_collect_events (self);
+    g_mutex_unlock (&priv->ctrl_lock);
+  }
+}
+
+/* The stream really ends: EOS on every pad (muxers finalise), the session
+ * is closed. */
+static void
+end_stream (GstSessionSrc * self)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+
+  if (priv->ended)
+    return;
+  priv->ended = TRUE;
+  priv->want_session = FALSE;
+  clear_source (&priv->stop_source);
+  clear_source (&priv->watchdog_source);
+  clear_source (&priv->script_source);
+  teardown_session (self);
+  outputs_end (self);
+}
+
+/* A start failed for good, or a session was lost with no renewal: before
+ * any output, an error; after, a warning and EOS, so that what was
+ * recorded is finalised. */
+static void
+give_up (GstSessionSrc * self, const gchar * what, const GError * error,
+    const GstSessionHttpError * http)
+{
+  GstStructure *details = gst_structure_new ("details",
+      "reason", G_TYPE_STRING, what, NULL);
+  GstMessage *msg;
+  gchar *text;
+
+  if (http) {
+    GstSessionHttpErrorItem *item = http->items && http->items->len ?
+        g_ptr_array_index (http->items, 0) : NULL;
+
+    gst_structure_set (details, "status", G_TYPE_UINT, http->status,
+        "error-type", G_TYPE_STRING, http->error_type,
+        "detail", G_TYPE_STRING, http->detail, NULL);
+    if (item && item->loc)
+      gst_structure_set (details, "loc", G_TYPE_STRING, item->loc, NULL);
+  }
+  text = g_strdup_printf ("%s: %s", what, error->message);
+  if (outputs_started (self)) {
+    msg = gst_message_new_warning_with_details (GST_OBJECT (self),
+        (GError *) error, text, details);
+  } else {
+    msg = gst_message_new_error_with_details (GST_OBJECT (self),
+        (GError *) error, text, details);
+  }
+  GST_WARNING_OBJECT (self, "%s", text);
+  g_free (text);
+  gst_element_post_message (GST_ELEMENT (self), msg);
+  end_stream (self);
+}
+
+static gboolean
+retry_timeout (gpointer data)
+{
+  GstSessionSrc *self = data;
+  GstSessionSrcPrivate *priv = PRIV (self);
+
+  clear_source (&priv->retry_source);
+  if (priv->want_session)
+    start_session (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* One start attempt failed: retry as the error model says, or give up. */
+static void
+start_failed (GstSessionSrc * self, const GError * error,
+    const GstSessionHttpError * http)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+  GstSessionRetryDecision decision;
+  guint max_retries;
+
+  GST_OBJECT_LOCK (self);
+  max_retries = priv->max_retries;
+  GST_OBJECT_UNLOCK (self);
+
+  teardown_session (self);
+  priv->attempt++;
+  priv->policy.max_attempts = max_retries + 1;
+  if (http) {
+    decision = gst_session_http_error_retry_decision (http, &priv->policy,
+        priv->attempt);
+  } else {
+    /* no answer at all (refused, timed out, ICE): transient */
+    decision.retry = priv->attempt < priv->policy.max_attempts;
+    decision.delay = gst_session_retry_policy_backoff (&priv->policy,
+        priv->attempt);
+    decision.reason = decision.retry ? "no answer" : "attempts exhausted";
+  }
+
+  if (!decision.retry) {
+    GError *err = NULL;
+
+    if (http) {
+      err = gst_session_http_error_to_gerror (http);
+      err->domain = GST_RESOURCE_ERROR;
+      err->code = http->status == 401 || http->status == 403 ?
+          GST_RESOURCE_ERROR_NOT_AUTHORIZED : GST_RESOURCE_ERROR_OPEN_READ;
+    } else {
+      err = g_error_new (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_OPEN_READ,
+          "%s", error->message);
+    }
+    give_up (self, "Could not start a session", err, http);
+    g_error_free (err);
+    return;
+  }
+
+  GST_ELEMENT_WARNING (self, RESOURCE, OPEN_READ,
+      ("Session start failed (%s), retrying in %" G_GUINT64_FORMAT " ms "
+          "(attempt %u of %u)", error->message, decision.delay / GST_MSECOND,
+          priv->attempt + 1, priv->policy.max_attempts), ("%s",
+          decision.reason));
+  priv->retry_source = g_timeout_source_new (decision.delay / GST_MSECOND);
+  g_source_set_callback (priv->retry_source, retry_timeout, self, NULL);
+  g_source_attach (priv->retry_source, priv->context);
+}
+
+/* The session went away without stream_exhausted. 1.22.0 webrtcbin gives
+ * no EOS for it: ICE failure, the channel or the signalling stream closing,
+ * or silence tell. */
+static void
+session_lost (GstSessionSrc * self, const gchar * why)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+  gboolean renew;
+  GError *err;
+
+  if (priv->ended || !priv->want_session)
+    return;
+  if (priv->stopping) {
+    end_stream (self);
+    return;
+  }
+  GST_OBJECT_LOCK (self);
+  renew = priv->renew;
+  GST_OBJECT_UNLOCK (self);
+
+  if (renew) {
+    GST_ELEMENT_WARNING (self, RESOURCE, READ,
+        ("Session lost (%s): starting a new one", why), (NULL));
+    teardown_session (self);
+    start_session (self);
+    return;
+  }
+  err = g_error_new (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_READ,
+      "The session was lost (%s)", why);
+  give_up (self, "Session lost", err, NULL);
+  g_error_free (err);
+}
+
+/* ---- stage and signaller callbacks (on the context) ---- */
+
+static void
+on_answer (GstSessionSignaller * signaller, const gchar * sdp,
+    const GstStructure * answer, GstSessionSrc * self)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+  GError *err = NULL;
+
+  if (priv->stage == NULL)
+    return;
+  GST_INFO_OBJECT (self, "answer received");
+  if (!gst_session_stage_set_answer (priv->stage, sdp, &err)) {
+    start_failed (self, err, NULL);
+    g_error_free (err);
+  }
+}
+
+static void
+on_signaller_error (GstSessionSignaller * signaller, const GError * error,
+    const GstSessionHttpError * http, GstSessionSrc * self)
+{
+  start_failed (self, error, http);
+}
+
+static void
+on_signaller_closed (GstSessionSignaller * signaller, gint reason,
+    const GError * error, GstSessionSrc * self)
+{
+  GST_INFO_OBJECT (self, "the service closed the session stream");
+  /* a stream_exhausted being handled may arrive right after: give it the
+   * stage's own teardown; otherwise the session is gone */
+  session_lost (self, error ? error->message : "the service ended it");
+}
+
+static void
+on_offer_ready (GstSessionStage * stage, const gchar * sdp, gpointer data)
+{
+  GstSessionSrc *self = data;
+  GstSessionSrcPrivate *priv = PRIV (self);
+  GError *err = NULL;
+  gchar *url, *key;
+  guint timeout;
+
+  GST_OBJECT_LOCK (self);
+  url = g_strdup (priv->url);
+  key = g_strdup (priv->api_key);
+  timeout = priv->start_timeout;
+  GST_OBJECT_UNLOCK (self);
+
+  priv->signaller = gst_session_http_signaller_new (url);
+  g_object_set (priv->signaller, "api-key", key, "timeout", timeout, NULL);
+  g_free (url);
+  g_free (key);
+  g_signal_connect (priv->signaller, "answer", G_CALLBACK (on_answer), self);
+  g_signal_connect (priv->signaller, "error",
+      G_CALLBACK (on_signaller_error), self);
+  g_signal_connect (priv->signaller, "closed",
+      G_CALLBACK (on_signaller_closed), self);
+  if (!gst_session_signaller_start (GST_SESSION_SIGNALLER (priv->signaller),
+          sdp, NULL, &err)) {
+    start_failed (self, err, NULL);
+    g_error_free (err);
+    return;
+  }
+  GST_OBJECT_LOCK (self);
+  g_free (priv->session_id);
+  g_object_get (priv->signaller, "session-id", &priv->session_id, NULL);
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+post_negotiated (GstSessionSrc * self)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+  GstSessionStageTimes t;
+  GstStructure *s;
+  gchar *id;
+
+  gst_session_stage_get_times (priv->stage, &t);
+  GST_OBJECT_LOCK (self);
+  id = g_strdup (priv->session_id);
+  GST_OBJECT_UNLOCK (self);
+#define MS(a, b) ((a) && (b) ? ((b) - (a)) / 1000.0 : -1.0)
+  s = gst_structure_new ("session/negotiated",
+      "session-id", G_TYPE_STRING, id,
+      "session", G_TYPE_UINT, priv->sessions,
+      "attempts", G_TYPE_UINT, priv->attempt + 1,
+      "offer-ms", G_TYPE_DOUBLE, MS (t.created, t.offer_created),
+      "gathering-ms", G_TYPE_DOUBLE, MS (t.offer_created, t.gathered),
+      "signalling-ms", G_TYPE_DOUBLE, MS (t.gathered, t.answer_set),
+      "ice-ms", G_TYPE_DOUBLE, MS (t.answer_set, t.connected),
+      "channel-ms", G_TYPE_DOUBLE, MS (t.created, t.channel_open),
+      "first-rtp-ms", G_TYPE_DOUBLE, MS (t.created, t.first_rtp), NULL);
+#undef MS
+  g_free (id);
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self), s));
+}
+
+static void
+on_channel_open (GstSessionStage * stage, gpointer data)
+{
+  GstSessionSrc *self = data;
+  GstSessionSrcPrivate *priv = PRIV (self);
+  GstSessionSrcClass *klass = GST_SESSION_SRC_GET_CLASS (self);
+
+  GST_INFO_OBJECT (self, "control channel open");
+  priv->channel_open = TRUE;
+  post_negotiated (self);
+  priv->attempt = 0;
+  g_mutex_lock (&priv->ctrl_lock);
+  klass->channel_open (self);
+  gst_session_src_collect_events (self);
+  g_mutex_unlock (&priv->ctrl_lock);
+  if (priv->stopping) {
+    g_mutex_lock (&priv->ctrl_lock);
+    klass->stop (self);
+    gst_session_src_collect_events (self);
+    g_mutex_unlock (&priv->ctrl_lock);
+  }
+}
+
+static void
+on_channel_closed (GstSessionStage * stage, gpointer data)
+{
+  session_lost (GST_SESSION_SRC (data), "the control channel closed");
+}
+
+static void
+on_channel_message (GstSessionStage * stage, const gchar * text, gpointer data)
+{
+  GstSessionSrc *self = data;
+  GstSessionSrcPrivate *priv = PRIV (self);
+
+  GST_LOG_OBJECT (self, "received %s", text);
+  g_mutex_lock (&priv->ctrl_lock);
+  GST_SESSION_SRC_GET_CLASS (self)->receive (self, text);
+  gst_session_src_collect_events (self);
+  g_mutex_unlock (&priv->ctrl_lock);
+}
+
+static void
+on_sample (GstSessionStage * stage, GstSessionOutputKind kind,
+    GstSample * sample, gpointer data)
+{
+  GstSessionSrcPrivate *priv = PRIV (data);
+
+  if (priv->outputs[kind])
+    gst_session_output_push (priv->outputs[kind], sample);
+}
+
+static void
+on_stage_failed (GstSessionStage * stage, const GError * error, gpointer data)
+{
+  GstSessionSrc *self = data;
+  GstSessionSrcPrivate *priv = PRIV (self);
+
+  if (!priv->channel_open)
+    start_failed (self, error, NULL);
+  else
+    session_lost (self, error->message);
+}
+
+static const GstSessionStageCallbacks stage_callbacks = {
+  on_offer_ready,
+  on_channel_open,
+  on_channel_closed,
+  on_channel_message,
+  on_sample,
+  NULL,
+  on_stage_failed,
+};
+
+/* Silence and start-up watchdog: 1.22.0 tells nothing when a peer goes. */
+static gboolean
+watchdog (gpointer data)
+{
+  GstSessionSrc *self = data;
+  GstSessionSrcPrivate *priv = PRIV (self);
+  guint media_timeout, start_timeout;
+  gint64 now = g_get_monotonic_time (), last = 0;
+  guint i;
+
+  if (priv->stage == NULL || priv->ended)
+    return G_SOURCE_CONTINUE;
+  GST_OBJECT_LOCK (self);
+  media_timeout = priv->media_timeout;
+  start_timeout = priv->start_timeout;
+  GST_OBJECT_UNLOCK (self);
+
+  if (!priv->channel_open) {
+    if (start_timeout && priv->signaller &&
+        now - priv->started_at > (gint64) start_timeout * 1000) {
+      GError *err = g_error_new (GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_OPEN_READ, "no session after %u ms",
+          start_timeout);
+
+      start_failed (self, err, NULL);
+      g_error_free (err);
+    }
+    return G_SOURCE_CONTINUE;
+  }
+  for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
+    if (priv->outputs[i])
+      last = MAX (last, gst_session_output_get_last_input (priv->outputs[i]));
+  last = MAX (last, priv->started_at);
+  if (media_timeout && now - last > (gint64) media_timeout * 1000) {
+    gchar *why = g_strdup_printf ("no media for %u ms", media_timeout);
+
+    session_lost (self, why);
+    g_free (why);
+  }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+start_session (GstSessionSrc * self)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+  GstSessionSrcClass *klass = GST_SESSION_SRC_GET_CLASS (self);
+  GstSessionStageConfig config = { 0, };
+  GError *err = NULL;
+  gchar *url;
+
+  if (!priv->want_session || priv->ended || priv->stage)
+    return;
+
+  GST_OBJECT_LOCK (self);
+  url = g_strdup (priv->url);
+  config.video = TRUE;
+  config.audio = klass->has_audio;
+  config.decode = priv->decode;
+  config.loopback_only = url_is_loopback (priv->url);
+  config.latency_ms = priv->latency >= 0 ? (guint) priv->latency :
+      config.loopback_only ? AUTO_LATENCY_LOOPBACK : AUTO_LATENCY_REMOTE;
+  config.stun_server = priv->stun_server;
+  config.turn_server = priv->turn_server;
+  config.channel_label = priv->channel_label;
+  config.gathering_timeout = priv->gathering_timeout * GST_MSECOND;
+  config.audio_rate = GST_SESSION_DIRECTOR_AUDIO_RATE;
+  GST_OBJECT_UNLOCK (self);
+
+  if (url == NULL) {
+    GError *e = g_error_new_literal (GST_RESOURCE_ERROR,
+        GST_RESOURCE_ERROR_NOT_FOUND, "No url set: the start-session "
+        "endpoint, e.g. http://127.0.0.1:8080/world/start-session");
+
+    give_up (self, "Could not start a session", e, NULL);
+    g_error_free (e);
+    return;
+  }
+  g_free (url);
+
+  config.clock = gst_element_get_clock (GST_ELEMENT (self));
+  config.base_time = gst_element_get_base_time (GST_ELEMENT (self));
+
+  priv->sessions++;
+  priv->started_at = g_get_monotonic_time ();
+  GST_INFO_OBJECT (self, "starting session %u (attempt %u)", priv->sessions,
+      priv->attempt + 1);
+  priv->stage = gst_session_stage_new (GST_ELEMENT (self), &config,
+      &stage_callbacks, self, priv->context, &err);
+  gst_clear_object (&config.clock);
+  if (priv->stage == NULL) {
+    give_up (self, "Could not create the session", err, NULL);
+    g_error_free (err);
+    return;
+  }
+  gst_session_stage_start (priv->stage);
+  if (priv->watchdog_source == NULL) {
+    priv->watchdog_source = g_timeout_source_new (WATCHDOG_MS);
+    g_source_set_callback (priv->watchdog_source, watchdog, self, NULL);
+    g_source_attach (priv->watchdog_source, priv->context);
+  }
+}
+
+static gboolean
+start_in_context (gpointer data)
+{
+  GstSessionSrc *self = data;
+  GstSessionSrcPrivate *priv = PRIV (self);
+
+  priv->want_session = TRUE;
+  priv->attempt = 0;
+  start_session (self);
+  schedule_script (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+stop_in_context (GstSessionSrc * self)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+
+  priv->want_session = FALSE;
+  clear_source (&priv->watchdog_source);
+  clear_source (&priv->stop_source);
+  clear_source (&priv->script_source);
+  teardown_session (self);
+  flush_outbox (self);
+}
+
+static gboolean
+stop_timeout (gpointer data)
+{
+  GstSessionSrc *self = data;
+
+  GST_INFO_OBJECT (self, "no stream_exhausted in time after stop");
+  clear_source (&PRIV (self)->stop_source);
+  end_stream (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* EOS sent to the element (gst-launch -e): `stop`, a bounded wait for
+ * stream_exhausted, then EOS on every pad. */
+static gboolean
+eos_in_context (gpointer data)
+{
+  GstSessionSrc *self = data;
+  GstSessionSrcPrivate *priv = PRIV (self);
+  GstSessionSrcClass *klass = GST_SESSION_SRC_GET_CLASS (self);
+  guint timeout;
+
+  if (priv->ended || priv->stopping)
+    return G_SOURCE_REMOVE;
+  priv->stopping = TRUE;
+  if (!priv->channel_open) {
+    end_stream (self);
+    return G_SOURCE_REMOVE;
+  }
+  g_mutex_lock (&priv->ctrl_lock);
+  klass->stop (self);
+  gst_session_src_collect_events (self);
+  g_mutex_unlock (&priv->ctrl_lock);
+
+  GST_OBJECT_LOCK (self);
+  timeout = priv->stop_timeout;
+  GST_OBJECT_UNLOCK (self);
+  priv->stop_source = g_timeout_source_new (timeout);
+  g_source_set_callback (priv->stop_source, stop_timeout, self, NULL);
+  g_source_attach (priv->stop_source, priv->context);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+gst_session_src_send_event (GstElement * element, GstEvent * event)
+{
+  GstSessionSrc *self = GST_SESSION_SRC (element);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_EOS) {
+    GST_INFO_OBJECT (self, "EOS requested: stopping the session");
+    gst_event_unref (event);
+    if (PRIV (self)->context == NULL || GST_STATE (self) < GST_STATE_PAUSED) {
+      outputs_end (self);
+      return TRUE;
+    }
+    invoke (self, eos_in_context);
+    return TRUE;
+  }
+  return GST_ELEMENT_CLASS (gst_session_src_parent_class)->send_event
+      (element, event);
+}
+
+/* ---- the control script ---- */
+
+static GstClockTime
+running_time_now (GstSessionSrc * self)
+{
+  GstClock *clock = gst_element_get_clock (GST_ELEMENT (self));
+  GstClockTime now, base = gst_element_get_base_time (GST_ELEMENT (self));
+
+  if (clock == NULL)
+    return 0;
+  now = gst_clock_get_time (clock);
+  gst_object_unref (clock);
+  return now > base ? now - base : 0;
+}
+
+
+
+static gboolean
+script_due (gpointer data)
+{
+  GstSessionSrc *self = data;
+  GstSessionSrcPrivate *priv = PRIV (self);
+  GstSessionSrcClass *klass = GST_SESSION_SRC_GET_CLASS (self);
+  GstClockTime now = running_time_now (self);
+  guint n = gst_session_control_script_get_n_actions (priv->script);
+
+  clear_source (&priv->script_source);
+  while (priv->script_next < n && !priv->ended) {
+    const GstSessionControlAction *a =
+        gst_session_control_script_get_action (priv->script,
+        priv->script_next);
+    GError *err = NULL;
+    gboolean ok;
+
+    if (a->time > now)
+      break;
+    priv->script_next++;
+    GST_INFO_OBJECT (self, "control-script line %u at %" GST_TIME_FORMAT
+        ": %s", a->line, GST_TIME_ARGS (a->time),
+        gst_session_control_action_type_to_string (a->type));
+    if (a->type == GST_SESSION_CONTROL_ACTION_STOP) {
+      eos_in_context (self);
+      continue;
+    }
+    g_mutex_lock (&priv->ctrl_lock);
+    ok = klass->apply_action (self, a, &err);
+    gst_session_src_collect_events (self);
+    g_mutex_unlock (&priv->ctrl_lock);
+    if (!ok) {
+      gchar *what = g_strdup_printf ("control-script line %u", a->line);
+
+      gst_session_src_refuse (self, what, err);
+      g_free (what);
+      g_clear_error (&err);
+    }
+  }
+  schedule_script (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_script (GstSessionSrc * self)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+  const GstSessionControlAction *a;
+  GstClockTime now;
+  guint delay_ms;
+
+  if (priv->script == NULL || priv->script_source || priv->ended ||
+      priv->script_next >= gst_session_control_script_get_n_actions
+      (priv->script))
+    return;
+  a = gst_session_control_script_get_action (priv->script, priv->script_next);
+  now = running_time_now (self);
+  delay_ms = a->time > now ? (guint) ((a->time - now + GST_MSECOND - 1) /
+      GST_MSECOND) : 0;
+  priv->script_source = g_timeout_source_new (delay_ms);
+  g_source_set_callback (priv->script_source, script_due, self, NULL);
+  g_source_attach (priv->script_source, priv->context);
+}
+
+static gboolean
+load_script (GstSessionSrc * self)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+  GstSessionSrcClass *klass = GST_SESSION_SRC_GET_CLASS (self);
+  GError *err = NULL;
+  gchar *path;
+
+  g_clear_pointer (&priv->script, gst_session_control_script_unref);
+  GST_OBJECT_LOCK (self);
+  path = g_strdup (priv->control_script);
+  GST_OBJECT_UNLOCK (self);
+  if (path == NULL || path[0] == '\0') {
+    g_free (path);
+    return TRUE;
+  }
+  priv->script = gst_session_control_script_load (klass->app, path, &err);
+  g_free (path);
+  if (priv->script == NULL) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s", err->message), (NULL));
+    g_error_free (err);
+    return FALSE;
+  }
+  GST_INFO_OBJECT (self, "control script with %u actions",
+      gst_session_control_script_get_n_actions (priv->script));
+  return TRUE;
+}
+
+/* ---- state ---- */
+
+static GstStateChangeReturn
+gst_session_src_change_state (GstElement * element, GstStateChange transition)
+{
+  GstSessionSrc *self = GST_SESSION_SRC (element);
+  GstSessionSrcPrivate *priv = PRIV (self);
+  GstSessionSrcClass *klass = GST_SESSION_SRC_GET_CLASS (self);
+  GstStateChangeReturn ret;
+  guint i;
+
+  switch (transition) {
+    case GST_STATE_CHANGE_NULL_TO_READY:{
+      GError *err = NULL;
+
+      if (!gst_session_stage_check_plugins (klass->has_audio, &err)) {
+        GST_ELEMENT_ERROR (self, CORE, MISSING_PLUGIN, ("%s", err->message),
+            (NULL));
+        g_error_free (err);
+        return GST_STATE_CHANGE_FAILURE;
+      }
+      if (!load_script (self))
+        return GST_STATE_CHANGE_FAILURE;
+      start_context (self);
+      break;
+    }
+    case GST_STATE_CHANGE_READY_TO_PAUSED:
+      priv->ended = FALSE;
+      priv->stopping = FALSE;
+      priv->sessions = 0;
+      priv->script_next = 0;
+      break;
+    case GST_STATE_CHANGE_PAUSED_TO_READY:
+      /* no sample may arrive while the outputs stop */
+      run_sync (self, stop_in_context);
+      for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
+        if (priv->outputs[i])
+          gst_session_output_stop (priv->outputs[i]);
+      break;
+    default:
+      break;
+  }
+
+  ret = GST_ELEMENT_CLASS (gst_session_src_parent_class)->change_state
+      (element, transition);
+  if (ret == GST_STATE_CHANGE_FAILURE)
+    return ret;
+
+  switch (transition) {
+    case GST_STATE_CHANGE_PAUSED_TO_PLAYING:{
+      GstClock *clock = gst_element_get_clock (element);
+
+      if (clock == NULL) {
+        GST_ELEMENT_ERROR (self, CORE, CLOCK, ("No clock"), (NULL));
+        return GST_STATE_CHANGE_FAILURE;
+      }
+      for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
+        if (priv->outputs[i])
+          gst_session_output_start (priv->outputs[i], clock,
+              gst_element_get_base_time (element));
+      gst_object_unref (clock);
+      if (!priv->ended)
+        invoke (self, start_in_context);
+      break;
+    }
+    case GST_STATE_CHANGE_READY_TO_NULL:
+      stop_context (self);
+      g_clear_pointer (&priv->script, gst_session_control_script_unref);
+      break;
+    default:
+      break;
+  }
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED ||
+      transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED)
+    ret = GST_STATE_CHANGE_NO_PREROLL;
+  return ret;
+}
+
+/* ---- properties ---- */
+
+static void
+gst_session_src_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstSessionSrcPrivate *priv = PRIV (object);
+
+  GST_OBJECT_LOCK (object);
+  switch (prop_id) {
+    case PROP_URL:
+      g_free (priv->url);
+      priv->url = g_value_dup_string (value);
+      break;
+    case PROP_API_KEY:
+      g_free (priv->api_key);
+      priv->api_key = g_value_dup_string (value);
+      break;
+    case PROP_STUN_SERVER:
+      g_free (priv->stun_server);
+      priv->stun_server = g_value_dup_string (value);
+      break;
+    case PROP_TURN_SERVER:
+      g_free (priv->turn_server);
+      priv->turn_server = g_value_dup_string (value);
+      break;
+    case PROP_LATENCY:
+      priv->latency = g_value_get_int (value);
+      break;
+    case PROP_DECODE:
+      priv->decode = g_value_get_boolean (value);
+      break;
+    case PROP_CHANNEL_LABEL:
+      g_free (priv->channel_label);
+      priv->channel_label = g_value_dup_string (value);
+      if (priv->channel_label == NULL || priv->channel_label[0] == '\0') {
+        g_free (priv->channel_label);
+        priv->channel_label = g_strdup (DEFAULT_CHANNEL_LABEL);
+      }
+      break;
+    case PROP_RENEW:
+      priv->renew = g_value_get_boolean (value);
+      break;
+    case PROP_MAX_RETRIES:
+      priv->max_retries = g_value_get_uint (value);
+      break;
+    case PROP_START_TIMEOUT:
+      priv->start_timeout = g_value_get_uint (value);
+      break;
+    case PROP_GATHERING_TIMEOUT:
+      priv->gathering_timeout = g_value_get_uint (value);
+      break;
+    case PROP_MEDIA_TIMEOUT:
+      priv->media_timeout = g_value_get_uint (value);
+      break;
+    case PROP_STOP_TIMEOUT:
+      priv->stop_timeout = g_value_get_uint (value);
+      break;
+    case PROP_CONTROL_SCRIPT:
+      g_free (priv->control_script);
+      priv->control_script = g_value_dup_string (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (object);
+}
+
+static void
+gst_session_src_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstSessionSrcPrivate *priv = PRIV (object);
+
+  GST_OBJECT_LOCK (object);
+  switch (prop_id) {
+    case PROP_URL:
+      g_value_set_string (value, priv->url);
+      break;
+    case PROP_STUN_SERVER:
+      g_value_set_string (value, priv->stun_server);
+      break;
+    case PROP_TURN_SERVER:
+      g_value_set_string (value, priv->turn_server);
+      break;
+    case PROP_LATENCY:
+      g_value_set_int (value, priv->latency);
+      break;
+    case PROP_DECODE:
+      g_value_set_boolean (value, priv->decode);
+      break;
+    case PROP_CHANNEL_LABEL:
+      g_value_set_string (value, priv->channel_label);
+      break;
+    case PROP_RENEW:
+      g_value_set_boolean (value, priv->renew);
+      break;
+    case PROP_MAX_RETRIES:
+      g_value_set_uint (value, priv->max_retries);
+      break;
+    case PROP_START_TIMEOUT:
+      g_value_set_uint (value, priv->start_timeout);
+      break;
+    case PROP_GATHERING_TIMEOUT:
+      g_value_set_uint (value, priv->gathering_timeout);
+      break;
+    case PROP_MEDIA_TIMEOUT:
+      g_value_set_uint (value, priv->media_timeout);
+      break;
+    case PROP_STOP_TIMEOUT:
+      g_value_set_uint (value, priv->stop_timeout);
+      break;
+    case PROP_SESSION_ID:
+      g_value_set_string (value, priv->session_id);
+      break;
+    case PROP_CONTROL_SCRIPT:
+      g_value_set_string (value, priv->control_script);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (object);
+}
+
+static void
+gst_session_src_finalize (GObject * object)
+{
+  GstSessionSrcPrivate *priv = PRIV (object);
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
+    gst_session_output_free (priv->outputs[i]);
+  g_free (priv->url);
+  g_free (priv->api_key);
+  g_free (priv->stun_server);
+  g_free (priv->turn_server);
+  g_free (priv->channel_label);
+  g_free (priv->session_id);
+  g_free (priv->control_script);
+  g_clear_pointer (&priv->script, gst_session_control_script_unref);
+  g_queue_clear_full (&priv->outbox,
+      (GDestroyNotify) gst_session_control_event_free);
+  g_mutex_clear (&priv->ctrl_lock);
+  g_mutex_clear (&priv->sync_lock);
+  g_cond_clear (&priv->sync_cond);
+  g_mutex_clear (&priv->origin.lock);
+  G_OBJECT_CLASS (gst_session_src_parent_class)->finalize (object);
+}
+
+static void
+gst_session_src_constructed (GObject * object)
+{
+  GstSessionSrc *self = GST_SESSION_SRC (object);
+  GstSessionSrcPrivate *priv = PRIV (self);
+  GstSessionSrcClass *klass = GST_SESSION_SRC_GET_CLASS (self);
+  GstElementClass *eclass = GST_ELEMENT_CLASS (klass);
+  GstPadTemplate *templ;
+
+  G_OBJECT_CLASS (gst_session_src_parent_class)->constructed (object);
+
+  priv->renew = klass->default_renew;
+  templ = gst_element_class_get_pad_template (eclass, "video");
+  if (templ) {
+    priv->outputs[GST_SESSION_OUTPUT_VIDEO] =
+        gst_session_output_new (GST_BIN (self), "video", templ,
+        GST_SESSION_OUTPUT_VIDEO, &priv->origin);
+    gst_session_output_set_nominal_rate (priv->outputs
+        [GST_SESSION_OUTPUT_VIDEO], klass->fps_n, klass->fps_d);
+  }
+  templ = gst_element_class_get_pad_template (eclass, "audio");
+  if (templ)
+    priv->outputs[GST_SESSION_OUTPUT_AUDIO] =
+        gst_session_output_new (GST_BIN (self), "audio", templ,
+        GST_SESSION_OUTPUT_AUDIO, &priv->origin);
+}
+
+static void
+gst_session_src_init (GstSessionSrc * self)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+
+  priv->latency = DEFAULT_LATENCY;
+  priv->decode = DEFAULT_DECODE;
+  priv->channel_label = g_strdup (DEFAULT_CHANNEL_LABEL);
+  priv->max_retries = DEFAULT_MAX_RETRIES;
+  priv->start_timeout = DEFAULT_START_TIMEOUT;
+  priv->gathering_timeout = DEFAULT_GATHERING_TIMEOUT;
+  priv->media_timeout = DEFAULT_MEDIA_TIMEOUT;
+  priv->stop_timeout = DEFAULT_STOP_TIMEOUT;
+  g_mutex_init (&priv->ctrl_lock);
+  g_mutex_init (&priv->sync_lock);
+  g_cond_init (&priv->sync_cond);
+  g_mutex_init (&priv->origin.lock);
+  priv->origin.origin = GST_CLOCK_TIME_NONE;
+  g_queue_init (&priv->outbox);
+  gst_session_retry_policy_init (&priv->policy);
+  GST_OBJECT_FLAG_SET (self, GST_ELEMENT_FLAG_SOURCE);
+}
+
+static void
+gst_session_src_class_init (GstSessionSrcClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+
+  GST_DEBUG_CATEGORY_INIT (gst_session_src_debug, "sessionsrc", 0,
+      "session source base");
+
+  gobject_class->set_property = gst_session_src_set_property;
+  gobject_class->get_property = gst_session_src_get_property;
+  gobject_class->finalize = gst_session_src_finalize;
+  gobject_class->constructed = gst_session_src_constructed;
+  element_class->change_state =
+      GST_DEBUG_FUNCPTR (gst_session_src_change_state);
+  element_class->send_event = GST_DEBUG_FUNCPTR (gst_session_src_send_event);
+
+  /**
+   * GstSessionSrc:url:
+   *
+   * The start-session endpoint of the service, e.g.
+   * `http://127.0.0.1:8080/world/start-session`. On a loopback address,
+   * ICE gathers on 127.0.0.1 only.
+   */
+  g_object_class_install_property (gobject_class, PROP_URL,
+      g_param_spec_string ("url", "URL", "The start-session endpoint",
+          DEFAULT_URL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstSessionSrc:api-key:
+   *
+   * Sent as `Authorization: Key <api-key>`. Write-only: it is never
+   * logged, posted or readable back.
+   */
+  g_object_class_install_property (gobject_class, PROP_API_KEY,
+      g_param_spec_string ("api-key", "API key",
+          "The service's API key (write-only, never logged)", NULL,
+          G_PARAM_WRITABLE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+
+  g_object_class_install_property (gobject_class, PROP_STUN_SERVER,
+      g_param_spec_string ("stun-server", "STUN server",
+          "STUN server, stun://host:port (none by default)",
+          DEFAULT_STUN_SERVER, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  g_object_class_install_property (gobject_class, PROP_TURN_SERVER,
+      g_param_spec_string ("turn-server", "TURN server",
+          "TURN server, turn(s)://user:password@host:port (none by default)",
+          DEFAULT_TURN_SERVER, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstSessionSrc:latency:
+   *
+   * The jitterbuffer latency in milliseconds; -1 picks one for the path
+   * (20 ms on loopback, 200 ms elsewhere).
+   */
+  g_object_class_install_property (gobject_class, PROP_LATENCY,
+      g_param_spec_int ("latency", "Latency",
+          "Jitterbuffer latency in ms (-1: 20 on loopback, 200 elsewhere)",
+          -1, 10000, DEFAULT_LATENCY, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstSessionSrc:decode:
+   *
+   * %TRUE outputs raw video (and audio); %FALSE outputs the encoded
+   * stream as it arrived, parsed (VP8, or H.264 avc/au; Opus), for
+   * recording or restreaming without re-encoding.
+   */
+  g_object_class_install_property (gobject_class, PROP_DECODE,
+      g_param_spec_boolean ("decode", "Decode",
+          "Output raw media (false: the encoded stream, parsed)",
+          DEFAULT_DECODE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  g_object_class_install_property (gobject_class, PROP_CHANNEL_LABEL,
+      g_param_spec_string ("channel-label", "Channel label",
+          "Label of the control data channel", DEFAULT_CHANNEL_LABEL,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstSessionSrc:renew:
+   *
+   * When the service ends a session that can be continued (world:
+   * `stream_exhausted`; director: reason `session_limit`) or the session
+   * is lost, negotiate a new one; the output timeline goes on without a
+   * gap (the last frame is repeated, silence fills audio).
+   */
+  g_object_class_install_property (gobject_class, PROP_RENEW,
+      g_param_spec_boolean ("renew", "Renew",
+          "Negotiate a new session when the service ends or loses one",
+          FALSE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
+  g_object_class_install_property (gobject_class, PROP_MAX_RETRIES,
+      g_param_spec_uint ("max-retries", "Max retries",
+          "Retries of a failed start when the error is transient", 0, 100,
+          DEFAULT_MAX_RETRIES, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
+  g_object_class_install_property (gobject_class, PROP_START_TIMEOUT,
+      g_param_spec_uint ("start-timeout", "Start timeout",
+          "Longest wait in ms from the offer to an open control channel "
+          "(0: none)", 0, G_MAXUINT, DEFAULT_START_TIMEOUT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
+  g_object_class_install_property (gobject_class, PROP_GATHERING_TIMEOUT,
+      g_param_spec_uint ("gathering-timeout", "Gathering timeout",
+          "Longest ICE gathering in ms before the offer is sent with the "
+          "candidates found so far", 10, 60000, DEFAULT_GATHERING_TIMEOUT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
+  g_object_class_install_property (gobject_class, PROP_MEDIA_TIMEOUT,
+      g_param_spec_uint ("media-timeout", "Media timeout",
+          "The session counts as lost after this many ms without media "
+          "(0: never)", 0, G_MAXUINT, DEFAULT_MEDIA_TIMEOUT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
+  g_object_class_install_property (gobject_class, PROP_STOP_TIMEOUT,
+      g_param_spec_uint ("stop-timeout", "Stop timeout",
+          "On EOS, longest wait in ms for stream_exhausted after stop", 0,
+          60000, DEFAULT_STOP_TIMEOUT, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
+
+  g_object_class_install_property (gobject_class, PROP_SESSION_ID,
+      g_param_spec_string ("session-id", "Session id",
+          "The id of the current session", NULL,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstSessionSrc:control-script:
+   *
+   * A file of timed actions (docs/control-script.md) applied at their
+   * running time once playing: steer a session from gst-launch without
+   * code. Loaded and validated at NULL→READY; an invalid file fails the
+   * state change with an error naming the line and the rule.
+   */
+  g_object_class_install_property (gobject_class, PROP_CONTROL_SCRIPT,
+      g_param_spec_string ("control-script", "Control script",
+          "File of timed actions applied while playing", NULL,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstSessionSrc::control-message:
+   * @src: the element
+   * @type: the message type, e.g. "configured"
+   * @fields: the message's fields (defaults filled in)
+   *
+   * Emitted for every message of the service, from the element's session
+   * thread; the same message is posted on the bus as an element message
+   * named `<app>/<type>`.
+   */
+  signals[SIGNAL_CONTROL_MESSAGE] = g_signal_new ("control-message",
+      G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+      G_TYPE_NONE, 2, G_TYPE_STRING,
+      GST_TYPE_STRUCTURE | G_SIGNAL_TYPE_STATIC_SCOPE);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_SESSION_SRC, 0);
+}

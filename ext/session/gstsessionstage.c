@@ -1,0 +1,832 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The session stage: one negotiated WebRTC session, replaceable. A private
+ * pipeline (so webrtcbin's sinks, errors and EOS never leak into the
+ * user's pipeline) that shares the element's clock and base time:
+ *
+ *   webrtcbin ─► depay ─► [parse] ─► [decode ─► convert] ─► appsink ─► output
+ *            └─ data channel "control" (created before the offer)
+ *
+ * No trickle ICE: the offer is posted once gathering is complete. GStreamer
+ * 1.22.0 can lose the "complete" notification, so the gathering state is
+ * also polled, with a timeout after which the candidates found so far are
+ * used. When the service is on loopback, libnice is told to gather on
+ * 127.0.0.1 only (it skips loopback interfaces otherwise).
+ *
+ * Threads: webrtcbin calls back on its own threads; everything but samples
+ * and channel messages is marshalled to the owner's context. A stage is
+ * reference counted so that marshalled calls never touch freed memory; once
+ * freed (dead) it makes no more callbacks.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include <gst/webrtc/webrtc.h>
+#include <gst/app/gstappsink.h>
+#include <gst/sdp/sdp.h>
+#include <gst/video/video.h>
+
+#include "gstsessionstage.h"
+
+GST_DEBUG_CATEGORY_STATIC (session_stage_debug);
+#define GST_CAT_DEFAULT session_stage_debug
+
+#define GATHER_POLL_MS 5
+
+struct _GstSessionStage
+{
+  gint refcount;
+  GstElement *owner;
+  GMainContext *context;
+  GstSessionStageCallbacks cb;
+  gpointer user_data;
+  GstSessionStageConfig config;
+  gchar *stun_server;
+  gchar *turn_server;
+  gchar *channel_label;
+
+  GstElement *pipeline;
+  GstElement *webrtc;
+  GstWebRTCDataChannel *channel;
+  GSource *bus_source;
+  GSource *gather_source;
+
+  /* lock protects dead, times; never held while calling out */
+  GMutex lock;
+  gboolean dead;
+  gboolean offer_sent;
+  GstSessionStageTimes times;
+};
+
+static GstSessionStage *
+stage_ref (GstSessionStage * stage)
+{
+  g_atomic_int_inc (&stage->refcount);
+  return stage;
+}
+
+static void
+stage_unref (GstSessionStage * stage)
+{
+  if (!g_atomic_int_dec_and_test (&stage->refcount))
+    return;
+  g_clear_object (&stage->channel);
+  gst_clear_object (&stage->webrtc);
+  gst_clear_object (&stage->pipeline);
+  gst_clear_object (&stage->config.clock);
+  g_main_context_unref (stage->context);
+  g_free (stage->stun_server);
+  g_free (stage->turn_server);
+  g_free (stage->channel_label);
+  g_mutex_clear (&stage->lock);
+  g_free (stage);
+}
+
+static gboolean
+is_dead (GstSessionStage * stage)
+{
+  gboolean dead;
+
+  g_mutex_lock (&stage->lock);
+  dead = stage->dead;
+  g_mutex_unlock (&stage->lock);
+  return dead;
+}
+
+static void
+mark (GstSessionStage * stage, gint64 * field)
+{
+  g_mutex_lock (&stage->lock);
+  if (*field == 0)
+    *field = g_get_monotonic_time ();
+  g_mutex_unlock (&stage->lock);
+}
+
+/* ---- marshalling to the owner's context ---- */
+
+typedef void (*StageFunc) (GstSessionStage * stage, gpointer data);
+
+typedef struct
+{
+  GstSessionStage *stage;
+  StageFunc func;
+  gpointer data;
+  GDestroyNotify free_data;
+} Call;
+
+static gboolean
+call_dispatch (gpointer user_data)
+{
+  Call *c = user_data;
+
+  if (!is_dead (c->stage))
+    c->func (c->stage, c->data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+call_free (gpointer user_data)
+{
+  Call *c = user_data;
+
+  if (c->free_data && c->data)
+    c->free_data (c->data);
+  stage_unref (c->stage);
+  g_free (c);
+}
+
+static void
+invoke (GstSessionStage * stage, StageFunc func, gpointer data,
+    GDestroyNotify free_data)
+{
+  Call *c = g_new0 (Call, 1);
+  GSource *src = g_idle_source_new ();
+
+  c->stage = stage_ref (stage);
+  c->func = func;
+  c->data = data;
+  c->free_data = free_data;
+  g_source_set_priority (src, G_PRIORITY_DEFAULT);
+  g_source_set_callback (src, call_dispatch, c, call_free);
+  g_source_attach (src, stage->context);
+  g_source_unref (src);
+}
+
+static void
+fail (GstSessionStage * stage, GError * error)
+{
+  GST_WARNING_OBJECT (stage->owner, "session stage failed: %s", error->message);
+  if (!is_dead (stage) && stage->cb.failed)
+    stage->cb.failed (stage, error, stage->user_data);
+  g_error_free (error);
+}
+
+static void
+fail_in_context (GstSessionStage * stage, gpointer data)
+{
+  GError *err = data;
+
+  fail (stage, g_error_copy (err));
+}
+
+static void
+fail_async (GstSessionStage * stage, GError * error)
+{
+  invoke (stage, fail_in_context, error, (GDestroyNotify) g_error_free);
+}
+
+/* ---- plugins ---- */
+
+gboolean
+gst_session_stage_check_plugins (gboolean audio, GError ** error)
+{
+  static const gchar *needed[] = {
+    "webrtcbin", "nicesrc", "nicesink", "dtlssrtpdec", "dtlssrtpenc",
+    "srtpdec", "srtpenc", "sctpdec", "sctpenc", "rtpbin", "appsink",
+    "rtpvp8depay", "vp8dec", "rtph264depay", "h264parse",
+  };
+  static const gchar *needed_audio[] = {
+    "rtpopusdepay", "opusdec", "opusparse", "audioconvert", "audioresample",
+  };
+  GString *missing = g_string_new (NULL);
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (needed); i++) {
+    GstElementFactory *f = gst_element_factory_find (needed[i]);
+
+    if (f)
+      gst_object_unref (f);
+    else
+      g_string_append_printf (missing, "%s%s", missing->len ? ", " : "",
+          needed[i]);
+  }
+  for (i = 0; audio && i < G_N_ELEMENTS (needed_audio); i++) {
+    GstElementFactory *f = gst_element_factory_find (needed_audio[i]);
+
+    if (f)
+      gst_object_unref (f);
+    else
+      g_string_append_printf (missing, "%s%s", missing->len ? ", " : "",
+          needed_audio[i]);
+  }
+  if (missing->len) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_MISSING_PLUGIN,
+        "Missing GStreamer elements: %s (Debian: gstreamer1.0-plugins-bad, "
+        "gstreamer1.0-plugins-good, gstreamer1.0-nice, "
+        "gstreamer1.0-plugins-base)", missing->str);
+    g_string_free (missing, TRUE);
+    return FALSE;
+  }
+  g_string_free (missing, TRUE);
+  return TRUE;
+}
+
+/* ---- media ---- */
+
+static GstFlowReturn
+on_new_sample (GstAppSink * sink, gpointer user_data)
+{
+  GstSessionStage *stage = user_data;
+  GstSample *sample = gst_app_sink_pull_sample (sink);
+  GstSessionOutputKind kind =
+      GPOINTER_TO_INT (g_object_get_data (G_OBJECT (sink), "kind"));
+
+  if (sample == NULL)
+    return GST_FLOW_EOS;
+  if (!is_dead (stage) && stage->cb.sample)
+    stage->cb.sample (stage, kind, sample, stage->user_data);
+  gst_sample_unref (sample);
+  return GST_FLOW_OK;
+}
+
+static GstElement *
+make (const gchar * factory)
+{
+  GstElement *e = gst_element_factory_make (factory, NULL);
+
+  if (e == NULL)
+    GST_ERROR ("no element %s", factory);
+  return e;
+}
+
+/* Builds depay ! ... ! appsink for one RTP stream; returns the sink pad to
+ * link webrtcbin's pad to, or NULL. */
+static GstPad *
+build_chain (GstSessionStage * stage, const gchar * encoding,
+    GstSessionOutputKind * kind)
+{
+  GstElement *chain[8] = { NULL, };
+  GstElement *sink;
+  GstCaps *caps = NULL;
+  guint n = 0, i;
+  gboolean decode = stage->config.decode;
+  GstAppSinkCallbacks callbacks = { NULL, NULL, on_new_sample, };
+
+  if (g_ascii_strcasecmp (encoding, "VP8") == 0) {
+    *kind = GST_SESSION_OUTPUT_VIDEO;
+    chain[n++] = make ("rtpvp8depay");
+    if (decode)
+      chain[n++] = make ("vp8dec");
+  } else if (g_ascii_strcasecmp (encoding, "H264") == 0) {
+    *kind = GST_SESSION_OUTPUT_VIDEO;
+    chain[n++] = make ("rtph264depay");
+    chain[n++] = make ("h264parse");
+    if (decode) {
+      chain[n++] = make ("avdec_h264");
+    } else {
+      caps = gst_caps_from_string ("video/x-h264,stream-format=avc,"
+          "alignment=au");
+    }
+  } else if (g_ascii_strcasecmp (encoding, "OPUS") == 0) {
+    *kind = GST_SESSION_OUTPUT_AUDIO;
+    chain[n++] = make ("rtpopusdepay");
+    if (decode) {
+      chain[n++] = make ("opusdec");
+      chain[n++] = make ("audioconvert");
+      chain[n++] = make ("audioresample");
+      caps = gst_caps_new_simple ("audio/x-raw", "format", G_TYPE_STRING,
+          "S16LE", "layout", G_TYPE_STRING, "interleaved", "rate",
+          G_TYPE_INT, stage->config.audio_rate, NULL);
+    } else {
+      chain[n++] = make ("opusparse");
+    }
+  } else {
+    GST_WARNING_OBJECT (stage->owner, "unsupported encoding %s", encoding);
+    return NULL;
+  }
+
+  sink = make ("appsink");
+  for (i = 0; i < n; i++) {
+    if (chain[i] == NULL) {
+      for (i = 0; i < n; i++)
+        gst_clear_object (&chain[i]);
+      gst_clear_object (&sink);
+      gst_clear_caps (&caps);
+      return NULL;
+    }
+  }
+  if (sink == NULL)
+    return NULL;
+  g_object_set (sink, "sync", FALSE, "async", FALSE, "emit-signals", FALSE,
+      "enable-last-sample", FALSE, "max-buffers", 0, NULL);
+  if (caps) {
+    g_object_set (sink, "caps", caps, NULL);
+    gst_caps_unref (caps);
+  }
+  g_object_set_data (G_OBJECT (sink), "kind", GINT_TO_POINTER (*kind));
+  gst_app_sink_set_callbacks (GST_APP_SINK (sink), &callbacks, stage, NULL);
+  chain[n++] = sink;
+
+  for (i = 0; i < n; i++)
+    gst_bin_add (GST_BIN (stage->pipeline), chain[i]);
+  for (i = 0; i + 1 < n; i++) {
+    if (!gst_element_link (chain[i], chain[i + 1])) {
+      GST_ERROR_OBJECT (stage->owner, "cannot link %s to %s",
+          GST_ELEMENT_NAME (chain[i]), GST_ELEMENT_NAME (chain[i + 1]));
+      return NULL;
+    }
+  }
+  for (i = n; i > 0; i--)
+    gst_element_sync_state_with_parent (chain[i - 1]);
+  return gst_element_get_static_pad (chain[0], "sink");
+}
+
+static GstPadProbeReturn
+first_rtp_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GstSessionStage *stage = user_data;
+
+  mark (stage, &stage->times.first_rtp);
+  return GST_PAD_PROBE_REMOVE;
+}
+
+static void
+on_pad_added (GstElement * webrtc, GstPad * pad, GstSessionStage * stage)
+{
+  GstCaps *caps;
+  const GstStructure *s;
+  const gchar *encoding;
+  GstSessionOutputKind kind;
+  GstPad *sinkpad;
+
+  if (GST_PAD_DIRECTION (pad) != GST_PAD_SRC || is_dead (stage))
+    return;
+
+  caps = gst_pad_get_current_caps (pad);
+  if (caps == NULL)
+    caps = gst_pad_query_caps (pad, NULL);
+  s = gst_caps_get_structure (caps, 0);
+  encoding = gst_structure_get_string (s, "encoding-name");
+  GST_INFO_OBJECT (stage->owner, "incoming stream %" GST_PTR_FORMAT, caps);
+  sinkpad = encoding ? build_chain (stage, encoding, &kind) : NULL;
+  if (sinkpad == NULL) {
+    GST_WARNING_OBJECT (stage->owner, "ignoring stream %" GST_PTR_FORMAT, caps);
+    gst_caps_unref (caps);
+    return;
+  }
+  gst_caps_unref (caps);
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, first_rtp_probe,
+      stage_ref (stage), (GDestroyNotify) stage_unref);
+  if (gst_pad_link (pad, sinkpad) != GST_PAD_LINK_OK)
+    GST_ERROR_OBJECT (stage->owner, "cannot link the incoming stream");
+  else if (kind == GST_SESSION_OUTPUT_VIDEO)
+    /* a keyframe now, not at the sender's next scheduled one */
+    gst_pad_send_event (sinkpad,
+        gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE,
+            TRUE, 0));
+  gst_object_unref (sinkpad);
+}
+
+/* ---- data channel ---- */
+
+static void
+channel_open_in_context (GstSessionStage * stage, gpointer data)
+{
+  mark (stage, &stage->times.channel_open);
+  if (stage->cb.channel_open)
+    stage->cb.channel_open (stage, stage->user_data);
+}
+
+static void
+channel_closed_in_context (GstSessionStage * stage, gpointer data)
+{
+  if (stage->cb.channel_closed)
+    stage->cb.channel_closed (stage, stage->user_data);
+}
+
+static void
+on_channel_open (GstWebRTCDataChannel * channel, GstSessionStage * stage)
+{
+  invoke (stage, channel_open_in_context, NULL, NULL);
+}
+
+static void
+on_channel_close (GstWebRTCDataChannel * channel, GstSessionStage * stage)
+{
+  invoke (stage, channel_closed_in_context, NULL, NULL);
+}
+
+static void
+on_channel_message (GstWebRTCDataChannel * channel, const gchar * text,
+    GstSessionStage * stage)
+{
+  if (text && !is_dead (stage) && stage->cb.channel_message)
+    stage->cb.channel_message (stage, text, stage->user_data);
+}
+
+static void
+on_channel_data (GstWebRTCDataChannel * channel, GBytes * data,
+    GstSessionStage * stage)
+{
+  gsize size;
+  const gchar *bytes = data ? g_bytes_get_data (data, &size) : NULL;
+  gchar *text;
+
+  if (bytes == NULL)
+    return;
+  /* a binary message is read as text; the parser refuses what is not */
+  text = g_strndup (bytes, size);
+  on_channel_message (channel, text, stage);
+  g_free (text);
+}
+
+/* ---- ICE ---- */
+
+static void
+connected_in_context (GstSessionStage * stage, gpointer data)
+{
+  if (stage->cb.connected)
+    stage->cb.connected (stage, stage->user_data);
+}
+
+static void
+on_ice_connection_state (GstElement * webrtc, GParamSpec * pspec,
+    GstSessionStage * stage)
+{
+  GstWebRTCICEConnectionState state;
+
+  g_object_get (webrtc, "ice-connection-state", &state, NULL);
+  GST_DEBUG_OBJECT (stage->owner, "ICE connection state %d", state);
+  if (state == GST_WEBRTC_ICE_CONNECTION_STATE_CONNECTED ||
+      state == GST_WEBRTC_ICE_CONNECTION_STATE_COMPLETED) {
+    mark (stage, &stage->times.connected);
+    invoke (stage, connected_in_context, NULL, NULL);
+  } else if (state == GST_WEBRTC_ICE_CONNECTION_STATE_FAILED) {
+    fail_async (stage, g_error_new_literal (GST_RESOURCE_ERROR,
+            GST_RESOURCE_ERROR_OPEN_READ,
+            "ICE failed: the service could not be reached"));
+  }
+}
+
+static gchar *
+local_sdp (GstSessionStage * stage)
+{
+  GstWebRTCSessionDescription *desc = NULL;
+  gchar *text;
+
+  g_object_get (stage->webrtc, "local-description", &desc, NULL);
+  if (desc == NULL)
+    return NULL;
+  text = gst_sdp_message_as_text (desc->sdp);
+  gst_webrtc_session_description_free (desc);
+  return text;
+}
+
+static void
+send_offer (GstSessionStage * stage, gboolean complete)
+{
+  gchar *sdp;
+
+  if (stage->offer_sent)
+    return;
+  if (stage->gather_source) {
+    g_source_destroy (stage->gather_source);
+    g_source_unref (stage->gather_source);
+    stage->gather_source = NULL;
+  }
+  sdp = local_sdp (stage);
+  if (sdp == NULL || strstr (sdp, "a=candidate") == NULL) {
+    g_free (sdp);
+    fail (stage, g_error_new_literal (GST_RESOURCE_ERROR,
+            GST_RESOURCE_ERROR_OPEN_READ,
+            "ICE gathering found no candidate address"));
+    return;
+  }
+  stage->offer_sent = TRUE;
+  mark (stage, &stage->times.gathered);
+  GST_INFO_OBJECT (stage->owner, "offer ready (gathering %s)",
+      complete ? "complete" : "timed out");
+  if (stage->cb.offer_ready)
+    stage->cb.offer_ready (stage, sdp, stage->user_data);
+  g_free (sdp);
+}
+
+/* Polls the gathering state: 1.22.0 can lose the notification. */
+static gboolean
+gather_poll (gpointer user_data)
+{
+  GstSessionStage *stage = user_data;
+  GstWebRTCICEGatheringState state;
+
+  if (is_dead (stage))
+    return G_SOURCE_REMOVE;
+  g_object_get (stage->webrtc, "ice-gathering-state", &state, NULL);
+  if (state == GST_WEBRTC_ICE_GATHERING_STATE_COMPLETE) {
+    send_offer (stage, TRUE);
+    return G_SOURCE_REMOVE;
+  }
+  if (g_get_monotonic_time () - stage->times.offer_created >
+      (gint64) (stage->config.gathering_timeout / GST_USECOND)) {
+    send_offer (stage, FALSE);
+    return G_SOURCE_REMOVE;
+  }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+offer_set_in_context (GstSessionStage * stage, gpointer data)
+{
+  stage->gather_source = g_timeout_source_new (GATHER_POLL_MS);
+  g_source_set_callback (stage->gather_source, gather_poll,
+      stage_ref (stage), (GDestroyNotify) stage_unref);
+  g_source_attach (stage->gather_source, stage->context);
+  gather_poll (stage);
+}
+
+static void
+on_offer_set (GstPromise * promise, gpointer user_data)
+{
+  GstSessionStage *stage = user_data;
+
+  gst_promise_unref (promise);
+  invoke (stage, offer_set_in_context, NULL, NULL);
+}
+
+static void
+on_offer_created (GstPromise * promise, gpointer user_data)
+{
+  GstSessionStage *stage = user_data;
+  GstWebRTCSessionDescription *offer = NULL;
+  const GstStructure *reply;
+
+  if (gst_promise_wait (promise) != GST_PROMISE_RESULT_REPLIED) {
+    gst_promise_unref (promise);
+    fail_async (stage, g_error_new_literal (GST_LIBRARY_ERROR,
+            GST_LIBRARY_ERROR_FAILED, "webrtcbin created no offer"));
+    return;
+  }
+  reply = gst_promise_get_reply (promise);
+  gst_structure_get (reply, "offer", GST_TYPE_WEBRTC_SESSION_DESCRIPTION,
+      &offer, NULL);
+  gst_promise_unref (promise);
+  if (offer == NULL) {
+    fail_async (stage, g_error_new_literal (GST_LIBRARY_ERROR,
+            GST_LIBRARY_ERROR_FAILED, "webrtcbin created no offer"));
+    return;
+  }
+  mark (stage, &stage->times.offer_created);
+  promise = gst_promise_new_with_change_func (on_offer_set, stage_ref (stage),
+      (GDestroyNotify) stage_unref);
+  g_signal_emit_by_name (stage->webrtc, "set-local-description", offer,
+      promise);
+  gst_webrtc_session_description_free (offer);
+}
+
+/* ---- bus ---- */
+
+static gboolean
+on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
+{
+  GstSessionStage *stage = user_data;
+
+  if (is_dead (stage))
+    return G_SOURCE_REMOVE;
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    GError *err = NULL;
+    gchar *debug = NULL;
+
+    gst_message_parse_error (msg, &err, &debug);
+    GST_WARNING_OBJECT (stage->owner, "session stage error from %s: %s (%s)",
+        GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message,
+        GST_STR_NULL (debug));
+    g_free (debug);
+    fail (stage, err);
+  }
+  return G_SOURCE_CONTINUE;
+}
+
+/* ---- construction ---- */
+
+static void
+add_transceiver (GstSessionStage * stage, const gchar * caps_str)
+{
+  GstWebRTCRTPTransceiver *trans = NULL;
+  GstCaps *caps = gst_caps_from_string (caps_str);
+
+  g_signal_emit_by_name (stage->webrtc, "add-transceiver",
+      GST_WEBRTC_RTP_TRANSCEIVER_DIRECTION_RECVONLY, caps, &trans);
+  gst_caps_unref (caps);
+  if (trans)
+    gst_object_unref (trans);
+}
+
+static void
+configure_ice (GstSessionStage * stage)
+{
+  GObject *ice = NULL;
+  gboolean ok = FALSE;
+
+  if (!stage->config.loopback_only)
+    return;
+  g_object_get (stage->webrtc, "ice-agent", &ice, NULL);
+  if (ice == NULL)
+    return;
+  if (g_signal_lookup ("add-local-ip-address", G_OBJECT_TYPE (ice)))
+    g_signal_emit_by_name (ice, "add-local-ip-address", "127.0.0.1", &ok);
+  if (!ok)
+    GST_WARNING_OBJECT (stage->owner, "could not gather on 127.0.0.1");
+  g_object_unref (ice);
+}
+
+GstSessionStage *
+gst_session_stage_new (GstElement * owner,
+    const GstSessionStageConfig * config,
+    const GstSessionStageCallbacks * callbacks, gpointer user_data,
+    GMainContext * context, GError ** error)
+{
+  GstSessionStage *stage;
+  GstStructure *opts;
+  GstBus *bus;
+
+  if (session_stage_debug == NULL)
+    GST_DEBUG_CATEGORY_INIT (session_stage_debug, "sessionstage", 0,
+        "session source: one negotiated WebRTC session");
+
+  stage = g_new0 (GstSessionStage, 1);
+  stage->refcount = 1;
+  stage->owner = owner;
+  stage->context = g_main_context_ref (context);
+  stage->cb = *callbacks;
+  stage->user_data = user_data;
+  stage->config = *config;
+  stage->stun_server = g_strdup (config->stun_server);
+  stage->turn_server = g_strdup (config->turn_server);
+  stage->channel_label = g_strdup (config->channel_label);
+  stage->config.stun_server = stage->stun_server;
+  stage->config.turn_server = stage->turn_server;
+  stage->config.channel_label = stage->channel_label;
+  stage->config.clock = config->clock ? gst_object_ref (config->clock) : NULL;
+  g_mutex_init (&stage->lock);
+  stage->times.created = g_get_monotonic_time ();
+
+  stage->pipeline = gst_pipeline_new (NULL);
+  gst_object_ref_sink (stage->pipeline);
+  stage->webrtc = gst_element_factory_make ("webrtcbin", NULL);
+  if (stage->webrtc == NULL) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_MISSING_PLUGIN,
+        "No webrtcbin element (Debian: gstreamer1.0-plugins-bad)");
+    stage_unref (stage);
+    return NULL;
+  }
+  gst_object_ref (stage->webrtc);
+  g_object_set (stage->webrtc, "bundle-policy",
+      GST_WEBRTC_BUNDLE_POLICY_MAX_BUNDLE, "latency", config->latency_ms, NULL);
+  if (stage->stun_server)
+    g_object_set (stage->webrtc, "stun-server", stage->stun_server, NULL);
+  if (stage->turn_server)
+    g_object_set (stage->webrtc, "turn-server", stage->turn_server, NULL);
+  gst_bin_add (GST_BIN (stage->pipeline), stage->webrtc);
+  configure_ice (stage);
+
+  if (config->clock) {
+    gst_pipeline_use_clock (GST_PIPELINE (stage->pipeline), config->clock);
+    gst_element_set_start_time (stage->pipeline, GST_CLOCK_TIME_NONE);
+    gst_element_set_base_time (stage->pipeline, config->base_time);
+  }
+
+  if (config->video)
+    add_transceiver (stage, "application/x-rtp,media=video,"
+        "encoding-name=VP8,payload=96,clock-rate=90000,"
+        "rtcp-fb-nack-pli=(boolean)true;"
+        "application/x-rtp,media=video,encoding-name=H264,payload=102,"
+        "clock-rate=90000,packetization-mode=(string)1,"
+        "profile-level-id=(string)42e01f,rtcp-fb-nack-pli=(boolean)true");
+  if (config->audio)
+    add_transceiver (stage, "application/x-rtp,media=audio,"
+        "encoding-name=OPUS,payload=111,clock-rate=48000,"
+        "encoding-params=(string)2");
+
+  g_signal_connect (stage->webrtc, "pad-added", G_CALLBACK (on_pad_added),
+      stage);
+  g_signal_connect (stage->webrtc, "notify::ice-connection-state",
+      G_CALLBACK (on_ice_connection_state), stage);
+
+  bus = gst_pipeline_get_bus (GST_PIPELINE (stage->pipeline));
+  stage->bus_source = gst_bus_create_watch (bus);
+  g_source_set_callback (stage->bus_source, (GSourceFunc) (void (*)(void))
+      on_bus_message, stage_ref (stage), (GDestroyNotify) stage_unref);
+  g_source_attach (stage->bus_source, context);
+  gst_object_unref (bus);
+
+  if (gst_element_set_state (stage->pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_STATE_CHANGE,
+        "Could not start webrtcbin");
+    gst_session_stage_free (stage);
+    return NULL;
+  }
+
+  /* the control channel goes into the offer: ordered and reliable */
+  opts = gst_structure_new ("opts", "ordered", G_TYPE_BOOLEAN, TRUE, NULL);
+  g_signal_emit_by_name (stage->webrtc, "create-data-channel",
+      stage->channel_label, opts, &stage->channel);
+  gst_structure_free (opts);
+  if (stage->channel == NULL) {
+    g_set_error (error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_FAILED,
+        "webrtcbin created no data channel");
+    gst_session_stage_free (stage);
+    return NULL;
+  }
+  g_signal_connect (stage->channel, "on-open", G_CALLBACK (on_channel_open),
+      stage);
+  g_signal_connect (stage->channel, "on-close",
+      G_CALLBACK (on_channel_close), stage);
+  g_signal_connect (stage->channel, "on-message-string",
+      G_CALLBACK (on_channel_message), stage);
+  g_signal_connect (stage->channel, "on-message-data",
+      G_CALLBACK (on_channel_data), stage);
+  return stage;
+}
+
+void
+gst_session_stage_start (GstSessionStage * stage)
+{
+  GstPromise *promise = gst_promise_new_with_change_func (on_offer_created,
+      stage_ref (stage), (GDestroyNotify) stage_unref);
+
+  g_signal_emit_by_name (stage->webrtc, "create-offer", NULL, promise);
+}
+
+gboolean
+gst_session_stage_set_answer (GstSessionStage * stage, const gchar * sdp,
+    GError ** error)
+{
+  GstSDPMessage *msg = NULL;
+  GstWebRTCSessionDescription *answer;
+  GstPromise *promise;
+
+  if (gst_sdp_message_new_from_text (sdp, &msg) != GST_SDP_OK || msg == NULL
+      || gst_sdp_message_medias_len (msg) == 0) {
+    if (msg)
+      gst_sdp_message_free (msg);
+    g_set_error_literal (error, GST_RESOURCE_ERROR,
+        GST_RESOURCE_ERROR_OPEN_READ, "The service's answer is not an SDP "
+        "with media");
+    return FALSE;
+  }
+  answer = gst_webrtc_session_description_new (GST_WEBRTC_SDP_TYPE_ANSWER, msg);
+  promise = gst_promise_new ();
+  g_signal_emit_by_name (stage->webrtc, "set-remote-description", answer,
+      promise);
+  gst_promise_interrupt (promise);
+  gst_promise_unref (promise);
+  gst_webrtc_session_description_free (answer);
+  mark (stage, &stage->times.answer_set);
+  return TRUE;
+}
+
+gboolean
+gst_session_stage_send (GstSessionStage * stage, const gchar * text,
+    GError ** error)
+{
+  if (stage->channel == NULL) {
+    g_set_error_literal (error, GST_RESOURCE_ERROR,
+        GST_RESOURCE_ERROR_WRITE, "no control channel");
+    return FALSE;
+  }
+  return gst_webrtc_data_channel_send_string_full (stage->channel, text, error);
+}
+
+void
+gst_session_stage_get_times (GstSessionStage * stage,
+    GstSessionStageTimes * times)
+{
+  g_mutex_lock (&stage->lock);
+  *times = stage->times;
+  g_mutex_unlock (&stage->lock);
+}
+
+/* Tears the session down; bounded (webrtcbin and libnice stop in well under
+ * a second). No callback runs after this returns. Call on the context. */
+void
+gst_session_stage_free (GstSessionStage * stage)
+{
+  if (stage == NULL)
+    return;
+  g_mutex_lock (&stage->lock);
+  stage->dead = TRUE;
+  g_mutex_unlock (&stage->lock);
+
+  if (stage->gather_source) {
+    g_source_destroy (stage->gather_source);
+    g_source_unref (stage->gather_source);
+    stage->gather_source = NULL;
+  }
+  if (stage->bus_source) {
+    g_source_destroy (stage->bus_source);
+    g_source_unref (stage->bus_source);
+    stage->bus_source = NULL;
+  }
+  if (stage->channel)
+    g_signal_handlers_disconnect_by_data (stage->channel, stage);
+  if (stage->webrtc)
+    g_signal_handlers_disconnect_by_data (stage->webrtc, stage);
+  gst_element_set_state (stage->pipeline, GST_STATE_NULL);
+  stage_unref (stage);
+}

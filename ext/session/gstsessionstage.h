@@ -1,0 +1,92 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#ifndef __GST_SESSION_STAGE_H__
+#define __GST_SESSION_STAGE_H__
+
+#include <gst/gst.h>
+#include "gstsessionoutput.h"
+
+G_BEGIN_DECLS
+
+typedef struct _GstSessionStage GstSessionStage;
+
+/* Callbacks of a stage. All but channel_message and sample run on the
+ * context given at creation; channel_message runs on the SCTP thread and
+ * sample on a streaming thread. None runs after gst_session_stage_free()
+ * returned. */
+typedef struct
+{
+  void (*offer_ready) (GstSessionStage * stage, const gchar * sdp,
+      gpointer user_data);
+  void (*channel_open) (GstSessionStage * stage, gpointer user_data);
+  void (*channel_closed) (GstSessionStage * stage, gpointer user_data);
+  void (*channel_message) (GstSessionStage * stage, const gchar * text,
+      gpointer user_data);
+  void (*sample) (GstSessionStage * stage, GstSessionOutputKind kind,
+      GstSample * sample, gpointer user_data);
+  void (*connected) (GstSessionStage * stage, gpointer user_data);
+  void (*failed) (GstSessionStage * stage, const GError * error,
+      gpointer user_data);
+} GstSessionStageCallbacks;
+
+typedef struct
+{
+  gboolean video;
+  gboolean audio;
+  gboolean decode;
+  guint latency_ms;
+  const gchar *stun_server;
+  const gchar *turn_server;
+  const gchar *channel_label;
+  gboolean loopback_only;
+  GstClockTime gathering_timeout;
+  gint audio_rate;              /* raw audio output rate */
+  GstClock *clock;
+  GstClockTime base_time;
+} GstSessionStageConfig;
+
+/* timestamps (monotonic µs) of the steps of one negotiation */
+typedef struct
+{
+  gint64 created;
+  gint64 offer_created;
+  gint64 gathered;
+  gint64 answer_set;
+  gint64 connected;
+  gint64 channel_open;
+  gint64 first_rtp;
+} GstSessionStageTimes;
+
+G_GNUC_INTERNAL
+GstSessionStage *gst_session_stage_new (GstElement * owner,
+    const GstSessionStageConfig * config,
+    const GstSessionStageCallbacks * callbacks, gpointer user_data,
+    GMainContext * context, GError ** error);
+
+G_GNUC_INTERNAL
+void gst_session_stage_start (GstSessionStage * stage);
+
+G_GNUC_INTERNAL
+gboolean gst_session_stage_set_answer (GstSessionStage * stage,
+    const gchar * sdp, GError ** error);
+
+G_GNUC_INTERNAL
+gboolean gst_session_stage_send (GstSessionStage * stage, const gchar * text,
+    GError ** error);
+
+G_GNUC_INTERNAL
+void gst_session_stage_get_times (GstSessionStage * stage,
+    GstSessionStageTimes * times);
+
+G_GNUC_INTERNAL
+void gst_session_stage_free (GstSessionStage * stage);
+
+G_GNUC_INTERNAL
+gboolean gst_session_stage_check_plugins (gboolean audio, GError ** error);
+
+G_END_DECLS
+
+#endif /* __GST_SESSION_STAGE_H__ */

@@ -857,7 +857,8 @@ parse_text (GstSessionApp app, const gchar * source, const gchar * text,
 /**
  * gst_session_control_script_parse:
  * @app: the application the script steers
- * @text: (array length=length) (element-type guint8): the script, UTF-8
+ * @text: (nullable) (array length=length) (element-type guint8): the
+ *   script, UTF-8; %NULL only with a @length of 0
  * @length: length of @text in bytes, or -1 when it is NUL-terminated
  * @error: return location for a #GError
  *

@@ -1106,6 +1106,75 @@ GST_START_TEST (test_load_errors)
 
 GST_END_TEST;
 
+/* The sample scripts of pipelines/ and every ```world-script and
+ * ```director-script block of docs/control-script.md parse. */
+GST_START_TEST (test_documented_scripts)
+{
+  const gchar *root = g_getenv ("GST_SESSION_SOURCE_ROOT");
+  GstSessionControlScript *script;
+  GError *err = NULL;
+  gchar *path, *doc, **lines;
+  GString *block = NULL;
+  GstSessionApp app = W;
+  guint i, n_blocks[2] = { 0, 0 };
+
+  if (root == NULL) {
+    GST_INFO ("GST_SESSION_SOURCE_ROOT is not set: not run");
+    return;
+  }
+
+  path = g_build_filename (root, "pipelines", "steer-world.txt", NULL);
+  script = gst_session_control_script_load (W, path, &err);
+  fail_unless (script != NULL, "%s", err ? err->message : "");
+  fail_unless (gst_session_control_script_get_n_actions (script) >= 5);
+  fail_unless (action (script, gst_session_control_script_get_n_actions
+          (script) - 1)->time <= 10 * GST_SECOND);
+  gst_session_control_script_unref (script);
+  g_free (path);
+
+  path = g_build_filename (root, "pipelines", "steer-director.txt", NULL);
+  script = gst_session_control_script_load (D, path, &err);
+  fail_unless (script != NULL, "%s", err ? err->message : "");
+  fail_unless (gst_session_control_script_get_n_actions (script) >= 2);
+  gst_session_control_script_unref (script);
+  g_free (path);
+
+  path = g_build_filename (root, "docs", "control-script.md", NULL);
+  fail_unless (g_file_get_contents (path, &doc, NULL, &err), "%s",
+      err ? err->message : "");
+  lines = g_strsplit (doc, "\n", -1);
+  for (i = 0; lines[i]; i++) {
+    if (block == NULL) {
+      if (strcmp (lines[i], "```world-script") == 0) {
+        app = W;
+        block = g_string_new (NULL);
+      } else if (strcmp (lines[i], "```director-script") == 0) {
+        app = D;
+        block = g_string_new (NULL);
+      }
+    } else if (strcmp (lines[i], "```") == 0) {
+      script = gst_session_control_script_parse (app, block->str, -1, &err);
+      fail_unless (script != NULL, "docs block before line %u: %s", i + 1,
+          err ? err->message : "");
+      fail_unless (gst_session_control_script_get_n_actions (script) > 0);
+      gst_session_control_script_unref (script);
+      g_string_free (block, TRUE);
+      block = NULL;
+      n_blocks[app]++;
+    } else {
+      g_string_append_printf (block, "%s\n", lines[i]);
+    }
+  }
+  fail_unless (block == NULL);
+  fail_unless (n_blocks[W] >= 2);
+  fail_unless (n_blocks[D] >= 2);
+  g_strfreev (lines);
+  g_free (doc);
+  g_free (path);
+}
+
+GST_END_TEST;
+
 /* ---- the scheduler's helper and the API ---- */
 
 GST_START_TEST (test_first_at)
@@ -1281,6 +1350,7 @@ controlscript_suite (void)
   tcase_add_test (tc, test_limits);
   tcase_add_test (tc, test_load_file);
   tcase_add_test (tc, test_load_errors);
+  tcase_add_test (tc, test_documented_scripts);
   tcase_add_test (tc, test_first_at);
   tcase_add_test (tc, test_types);
   tcase_add_test (tc, test_garbage_never_crashes);

@@ -105,7 +105,7 @@ gst_session_output_new (GstBin * bin, const gchar * pad_name,
   g_free (name);
   g_object_set (out->appsrc, "is-live", TRUE, "format", GST_FORMAT_TIME,
       "do-timestamp", FALSE, "max-bytes", (guint64) 0, "block", FALSE,
-      "emit-signals", FALSE, "automatic-eos", FALSE, NULL);
+      "emit-signals", FALSE, NULL);
   gst_bin_add (bin, out->appsrc);
 
   target = gst_element_get_static_pad (out->appsrc, "src");

@@ -502,6 +502,7 @@ send_offer (GstSessionStage * stage, gboolean complete)
   mark (stage, &stage->times.gathered);
   GST_INFO_OBJECT (stage->owner, "offer ready (gathering %s)",
       complete ? "complete" : "timed out");
+  GST_DEBUG_OBJECT (stage->owner, "offer:\n%s", sdp);
   if (stage->cb.offer_ready)
     stage->cb.offer_ready (stage, sdp, stage->user_data);
   g_free (sdp);

@@ -360,13 +360,12 @@ parse_time (Parser * p, const gchar * word, GstClockTime * time)
 
   for (i = 1; i < n_parts; i++) {
     if (digits[i] != 2 || part[i] > 59)
-      return fail_showing (p, NULL, "\"%s\" is not a time: minutes and seconds "
-          "after a colon are two digits, 00 to 59", word);
+      return fail_showing (p, NULL, "\"%s\" is not a time: minutes and "
+          "seconds after a colon are two digits, 00 to 59", word);
   }
   if (frac_digits > (ms ? 6u : 9u))
-    return fail_showing (p, NULL,
-        "\"%s\" is not a time: too many decimals (the "
-        "precision is a nanosecond)", word);
+    return fail_showing (p, NULL, "\"%s\" is not a time: too many "
+        "decimals (the precision is a nanosecond)", word);
   for (i = 0; i < n_parts; i++) {
     if (digits[i] > 12)
       goto too_late;
@@ -393,9 +392,8 @@ parse_time (Parser * p, const gchar * word, GstClockTime * time)
   return TRUE;
 
 not_a_time:
-  return fail_showing (p, NULL,
-      "\"%s\" is not a time; a line starts with its time " "in seconds ("
-      TIME_FORMS ")", word);
+  return fail_showing (p, NULL, "\"%s\" is not a time; a line starts with "
+      "its time in seconds (" TIME_FORMS ")", word);
 too_late:
   return fail_showing (p, NULL, "\"%s\" is too late; times go up to 1000000 "
       "seconds", word);

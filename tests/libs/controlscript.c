@@ -205,8 +205,7 @@ GST_START_TEST (test_director_script)
   GstSessionControlScript *script = parse_ok (D, director_script, -1);
   const GstSessionControlAction *a;
 
-  fail_unless_equals_int (gst_session_control_script_get_n_actions (script),
-      5);
+  fail_unless_equals_int (gst_session_control_script_get_n_actions (script), 5);
 
   a = action (script, 0);
   fail_unless_equals_uint64 (a->time, 5 * GST_SECOND);
@@ -253,8 +252,7 @@ GST_START_TEST (test_empty_scripts)
 
     fail_unless_equals_int (gst_session_control_script_get_n_actions
         (script), 0);
-    fail_unless_equals_int (gst_session_control_script_first_at (script, 0),
-        0);
+    fail_unless_equals_int (gst_session_control_script_first_at (script, 0), 0);
     gst_session_control_script_unref (script);
   }
 
@@ -386,8 +384,7 @@ GST_START_TEST (test_time_order)
   /* equal times are allowed and keep the order of the lines */
   script = parse_ok (W, "2 prompt one\n2 ping\n2000ms prompt two\n0:02 stop",
       -1);
-  fail_unless_equals_int (gst_session_control_script_get_n_actions (script),
-      4);
+  fail_unless_equals_int (gst_session_control_script_get_n_actions (script), 4);
   fail_unless_equals_string (action (script, 0)->text, "one");
   fail_unless_equals_int (action (script, 1)->type,
       GST_SESSION_CONTROL_ACTION_PING);
@@ -412,8 +409,7 @@ GST_START_TEST (test_comments_blank_lines_crlf)
   GstSessionControlScript *script = parse_ok (W, text, -1);
   const GstSessionControlAction *a;
 
-  fail_unless_equals_int (gst_session_control_script_get_n_actions (script),
-      3);
+  fail_unless_equals_int (gst_session_control_script_get_n_actions (script), 3);
   a = action (script, 0);
   fail_unless_equals_int (a->line, 4);
   /* a # after the time is text, not a comment; the text is trimmed */
@@ -441,8 +437,7 @@ GST_START_TEST (test_quoted_prompts)
       "0 prompt \"say \\\"hi\\\" \\\\ now\"\n"
       "1 prompt \"  padded # not a comment  \"\n"
       "2 prompt \"\\\\\"\n"
-      "3 prompt \"a\"   \n"
-      "4 prompt plain \\\"backslashes\\\" stay\n", -1);
+      "3 prompt \"a\"   \n" "4 prompt plain \\\"backslashes\\\" stay\n", -1);
   fail_unless_equals_string (action (script, 0)->text, "say \"hi\" \\ now");
   fail_unless_equals_string (action (script, 1)->text,
       "  padded # not a comment  ");
@@ -520,8 +515,7 @@ GST_START_TEST (test_prompt_lengths)
   prompt = repeat ("🌊", 50000);
   text = g_strdup_printf ("1 prompt version=3 %s\n", prompt);
   script = parse_ok (D, text, -1);
-  fail_unless_equals_int (g_utf8_strlen (action (script, 0)->text, -1),
-      50000);
+  fail_unless_equals_int (g_utf8_strlen (action (script, 0)->text, -1), 50000);
   fail_unless_equals_int64 (action (script, 0)->version, 3);
   gst_session_control_script_unref (script);
   g_free (text);
@@ -818,8 +812,7 @@ GST_START_TEST (test_stop_is_last)
   check_error (D, "0 stop\n# fine\n0 stop", "control-script line 3: stop "
       "after the stop of line 1; stop is the last action");
   script = parse_ok (W, "0 stop\n# comments may follow\n\n", -1);
-  fail_unless_equals_int (gst_session_control_script_get_n_actions (script),
-      1);
+  fail_unless_equals_int (gst_session_control_script_get_n_actions (script), 1);
   gst_session_control_script_unref (script);
 }
 
@@ -965,8 +958,7 @@ GST_START_TEST (test_limits)
   for (i = 0; s->len < GST_SESSION_CONTROL_SCRIPT_MAX_SIZE - 32; i++)
     g_string_append (s, i % 2 ? "1 release left\n" : "1 press left\n");
   script = parse_ok (W, s->str, s->len);
-  fail_unless_equals_int (gst_session_control_script_get_n_actions (script),
-      i);
+  fail_unless_equals_int (gst_session_control_script_get_n_actions (script), i);
   gst_session_control_script_unref (script);
   g_string_free (s, TRUE);
 
@@ -1182,8 +1174,7 @@ GST_START_TEST (test_first_at)
   GstSessionControlScript *script;
 
   script = parse_ok (W, "1 ping\n2 ping\n2 ping\n2.5 ping\n10 stop\n", -1);
-  fail_unless_equals_int (gst_session_control_script_first_at (script, 0),
-      0);
+  fail_unless_equals_int (gst_session_control_script_first_at (script, 0), 0);
   fail_unless_equals_int (gst_session_control_script_first_at (script,
           GST_SECOND), 0);
   fail_unless_equals_int (gst_session_control_script_first_at (script,
@@ -1205,10 +1196,8 @@ GST_START_TEST (test_first_at)
   gst_session_control_script_unref (script);
 
   script = parse_ok (W, "0 ping\n0 ping\n", -1);
-  fail_unless_equals_int (gst_session_control_script_first_at (script, 0),
-      0);
-  fail_unless_equals_int (gst_session_control_script_first_at (script, 1),
-      2);
+  fail_unless_equals_int (gst_session_control_script_first_at (script, 0), 0);
+  fail_unless_equals_int (gst_session_control_script_first_at (script, 1), 2);
   gst_session_control_script_unref (script);
 }
 
@@ -1243,8 +1232,7 @@ GST_START_TEST (test_types)
   copy = g_boxed_copy (GST_SESSION_TYPE_CONTROL_SCRIPT, script);
   fail_unless (copy == script);
   g_boxed_free (GST_SESSION_TYPE_CONTROL_SCRIPT, copy);
-  fail_unless_equals_int (gst_session_control_script_get_n_actions (script),
-      1);
+  fail_unless_equals_int (gst_session_control_script_get_n_actions (script), 1);
   {
     g_autoptr (GstSessionControlScript) ref =
         gst_session_control_script_ref (script);

@@ -755,6 +755,16 @@ schema_object_to_structure (const gchar * name, const SchemaObject * schema,
 
 static JsonNode *value_to_json (Walk * w, const GValue * value);
 
+/* a node that owns @array (json_node_init_array would add a reference) */
+static JsonNode *
+take_array (JsonArray * array)
+{
+  JsonNode *node = json_node_alloc ();
+
+  json_node_take_array (json_node_init (node, JSON_NODE_ARRAY), array);
+  return node;
+}
+
 static JsonNode *
 array_to_json (Walk * w, const GValue * value, guint n,
     const GValue * (*get) (const GValue *, guint))
@@ -775,7 +785,7 @@ array_to_json (Walk * w, const GValue * value, guint n,
     }
     json_array_add_element (array, item);
   }
-  return json_node_init_array (json_node_alloc (), array);
+  return take_array (array);
 }
 
 typedef struct
@@ -808,6 +818,7 @@ static JsonNode *
 structure_to_object (Walk * w, const GstStructure * s, const gchar * type)
 {
   FieldsToJson ctx = { w, json_object_new (), TRUE };
+  JsonNode *node;
 
   if (type)
     json_object_set_string_member (ctx.object, "type", type);
@@ -816,7 +827,9 @@ structure_to_object (Walk * w, const GstStructure * s, const gchar * type)
     json_object_unref (ctx.object);
     return NULL;
   }
-  return json_node_init_object (json_node_alloc (), ctx.object);
+  node = json_node_alloc ();
+  json_node_take_object (json_node_init (node, JSON_NODE_OBJECT), ctx.object);
+  return node;
 }
 
 static JsonNode *
@@ -882,7 +895,7 @@ value_to_json (Walk * w, const GValue * value)
       }
       json_array_add_string_element (array, strv[i]);
     }
-    return json_node_init_array (json_node_alloc (), array);
+    return take_array (array);
   }
   if (t == GST_TYPE_STRUCTURE && gst_value_get_structure (value))
     return structure_to_object (w, gst_value_get_structure (value), NULL);

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Shows a world session in a window (needs a display), steered by
+# pipelines/steer-world.txt. Ctrl-C stops it.
+#
+#   pipelines/display-world.sh
+set -u
+. "$(dirname "$0")/common.sh"
+start_service
+gst-launch-1.0 -e \
+  worldsrc url="$SERVICE_URL/world/start-session" ${API_KEY:+api-key="$API_KEY"} \
+      prompt="a floating market at sunset" \
+      control-script="$TOP/pipelines/steer-world.txt" \
+  ! videoconvert ! autovideosink

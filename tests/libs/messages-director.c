@@ -9,9 +9,9 @@ GST_START_TEST (test_placeholder)
 GST_END_TEST;
 
 static Suite *
-messages_suite (void)
+messages_director_suite (void)
 {
-  Suite *s = suite_create ("messages");
+  Suite *s = suite_create ("messages-director");
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
@@ -19,4 +19,4 @@ messages_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (messages);
+GST_CHECK_MAIN (messages_director);

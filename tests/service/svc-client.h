@@ -1,0 +1,87 @@
+/* gst-session: a test client of the reference service
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#ifndef __SVC_CLIENT_H__
+#define __SVC_CLIENT_H__
+
+#include <gst/gst.h>
+#include <libsoup/soup.h>
+#include <json-glib/json-glib.h>
+#include <gst/session/session.h>
+
+G_BEGIN_DECLS
+
+/* ---- the service as a child process ---- */
+
+typedef struct _SvcProcess SvcProcess;
+
+SvcProcess *svc_process_start (const gchar * first_arg, ...)
+    G_GNUC_NULL_TERMINATED;
+const gchar *svc_process_url (SvcProcess * process);
+gint svc_process_stop (SvcProcess * process, gchar ** log);
+
+/* ---- plain HTTP ---- */
+
+typedef struct
+{
+  guint status;
+  gchar *body;
+  gchar *content_type;
+  gchar *error_type;            /* X-Svc-Error-Type */
+  gchar *retryable;             /* X-Svc-Retryable */
+  JsonNode *json;
+} SvcHttpReply;
+
+SvcHttpReply *svc_http (const gchar * method, const gchar * url,
+    const gchar * body, const gchar * key);
+void svc_http_reply_free (SvcHttpReply * reply);
+JsonObject *svc_admin_session (const gchar * base_url, const gchar * id);
+
+/* ---- the WebRTC client ---- */
+
+typedef struct _SvcClient SvcClient;
+
+typedef struct
+{
+  const gchar *key;
+  gboolean h264;                /* offer H.264 instead of VP8 */
+  gboolean no_audio;            /* director: offer no audio */
+  gboolean no_validation;       /* do not validate incoming messages */
+} SvcClientOptions;
+
+SvcClient *svc_client_new (const gchar * base_url, GstSessionApp app,
+    const SvcClientOptions * options);
+const gchar *svc_client_session_id (SvcClient * client);
+/* Offers, posts, waits for the answer: the HTTP status (200 on success) */
+guint svc_client_start (SvcClient * client);
+SvcHttpReply *svc_client_error_reply (SvcClient * client);
+gboolean svc_client_wait_open (SvcClient * client, gint timeout_ms);
+gboolean svc_client_send (SvcClient * client, const gchar * text);
+/* the next message of @type not returned before, or NULL after the
+ * timeout; the object stays owned by the client */
+JsonObject *svc_client_wait_message (SvcClient * client, const gchar * type,
+    gint timeout_ms);
+guint svc_client_count_messages (SvcClient * client, const gchar * type);
+gboolean svc_client_wait_video_frames (SvcClient * client, guint64 frames,
+    gint timeout_ms);
+guint64 svc_client_video_frames (SvcClient * client);
+void svc_client_video_size (SvcClient * client, gint * width, gint * height);
+/* mean absolute luma difference of the last frame and @reference over the
+ * rows from @top to the bottom */
+GstSample *svc_client_last_video (SvcClient * client);
+gdouble svc_sample_luma_diff (GstSample * a, GstSample * b, gdouble top);
+gboolean svc_client_wait_audio (SvcClient * client, guint64 samples,
+    gint timeout_ms);
+gint svc_client_audio_rate (SvcClient * client);
+gdouble svc_client_audio_rms (SvcClient * client);
+gboolean svc_client_wait_response_end (SvcClient * client, gint timeout_ms);
+guint svc_client_keepalives (SvcClient * client);
+gboolean svc_client_channel_closed (SvcClient * client);
+/* closes the response (the session ends) and frees everything */
+void svc_client_free (SvcClient * client);
+
+G_END_DECLS
+
+#endif /* __SVC_CLIENT_H__ */

@@ -1,0 +1,225 @@
+/* gst-session-service: the reference service
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Serves the world and director sessions of spec 000 on one HTTP port,
+ * with synthetic media that follows the controls, and injectable faults.
+ * The first line on stdout is the base URL. See docs/reference-service.md.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <glib-unix.h>
+
+#include "service.h"
+#include "faults.h"
+
+GST_DEBUG_CATEGORY (svc_debug);
+
+#define SHUTDOWN_MAX_MS 3000
+
+typedef struct
+{
+  GMainLoop *loop;
+  SvcService *service;
+  gint64 deadline;
+  gboolean stopping;
+} App;
+
+static gboolean
+wait_idle (gpointer data)
+{
+  App *app = data;
+
+  if (svc_service_is_idle (app->service) ||
+      g_get_monotonic_time () >= app->deadline) {
+    g_main_loop_quit (app->loop);
+    return G_SOURCE_REMOVE;
+  }
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_signal (gpointer data)
+{
+  App *app = data;
+
+  if (app->stopping)
+    return G_SOURCE_CONTINUE;
+  app->stopping = TRUE;
+  GST_INFO ("stopping: closing every session");
+  svc_service_shutdown (app->service);
+  app->deadline = g_get_monotonic_time () + SHUTDOWN_MAX_MS * 1000;
+  g_timeout_add (20, wait_idle, app);
+  return G_SOURCE_CONTINUE;
+}
+
+/* Collects the --fault-* options into rules */
+static GPtrArray *fault_rules;
+
+static gboolean
+fault_option (const gchar * name, const gchar * value, gpointer data,
+    GError ** error)
+{
+  SvcFaultRule *rule = g_new0 (SvcFaultRule, 1);
+
+  rule->app = -1;
+  rule->faults = svc_faults_new ();
+  if (!svc_faults_set_option (rule->faults, name + strlen ("--fault-"),
+          value, &rule->remaining, error)) {
+    svc_fault_rule_free (rule);
+    return FALSE;
+  }
+  g_ptr_array_add (fault_rules, rule);
+  return TRUE;
+}
+
+int
+main (int argc, char **argv)
+{
+  SvcConfig config = { 0, };
+  App app = { 0, };
+  gchar *codec = NULL, *media = NULL, *url;
+  gint port = 0, runners = 1, keepalive = 5, ice_timeout = 3000;
+  gint cached_seconds = 2;
+  gint64 max_blocks = 10000, frames_per_block = 16;
+  gdouble configure_timeout = 60, session_limit = 0, first_chunk = 1.0;
+  GError *error = NULL;
+  GOptionContext *ctx;
+  GOptionEntry entries[] = {
+    {"host", 0, 0, G_OPTION_ARG_STRING, &config.host,
+        "Address to listen on (default 127.0.0.1)", "ADDR"},
+    {"port", 0, 0, G_OPTION_ARG_INT, &port,
+        "Port to listen on; 0 picks a free one (default 0)", "PORT"},
+    {"api-key", 0, 0, G_OPTION_ARG_STRING, &config.api_key,
+        "Require 'Authorization: Key KEY' (default: no key)", "KEY"},
+    {"runners", 0, 0, G_OPTION_ARG_INT, &runners,
+        "Concurrent sessions per app (default 1)", "N"},
+    {"video-codec", 0, 0, G_OPTION_ARG_STRING, &codec,
+        "Preferred video codec: vp8 or h264 (default vp8)", "CODEC"},
+    {"media", 0, 0, G_OPTION_ARG_STRING, &media,
+        "live: rendered per frame; cached: encoded once, replayed "
+          "(default live)", "MODE"},
+    {"cached-seconds", 0, 0, G_OPTION_ARG_INT, &cached_seconds,
+        "Length of the cached media loop (default 2)", "S"},
+    {"keepalive", 0, 0, G_OPTION_ARG_INT, &keepalive,
+        "Seconds between keepalive comments, 1 to 15 (default 5)", "S"},
+    {"ice-timeout", 0, 0, G_OPTION_ARG_INT, &ice_timeout,
+        "Milliseconds to wait for ICE gathering (default 3000)", "MS"},
+    {"world-max-blocks", 0, 0, G_OPTION_ARG_INT64, &max_blocks,
+        "World blocks before stream_exhausted (default 10000)", "N"},
+    {"world-frames-per-block", 0, 0, G_OPTION_ARG_INT64, &frames_per_block,
+        "World frames per block (default 16)", "N"},
+    {"pong-fallback", 0, 0, G_OPTION_ARG_NONE, &config.pong_fallback,
+          "World pongs echo client_ts (the fallback handler) instead of ts",
+        NULL},
+    {"configure-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &configure_timeout,
+          "Director: seconds to wait for configure; 0: forever (default 60)",
+        "S"},
+    {"session-limit", 0, 0, G_OPTION_ARG_DOUBLE, &session_limit,
+        "Director: session length in seconds; 0: none (default 0)", "S"},
+    {"first-chunk-delay", 0, 0, G_OPTION_ARG_DOUBLE, &first_chunk,
+          "Director: seconds from configure to the first chunk (default 1)",
+        "S"},
+    {"blocked-word", 0, 0, G_OPTION_ARG_STRING_ARRAY, &config.blocked_words,
+        "Director: a word the content check blocks (repeatable; default "
+          "'forbidden')", "WORD"},
+    {"fault-refuse", 0, 0, G_OPTION_ARG_CALLBACK, fault_option,
+        "Refuse the next N starts (every start without N) with an error "
+          "type of spec 001", "TYPE[:N]"},
+    {"fault-answer-delay", 0, 0, G_OPTION_ARG_CALLBACK, fault_option,
+        "Delay every answer", "S"},
+    {"fault-drop-after", 0, 0, G_OPTION_ARG_CALLBACK, fault_option,
+        "Drop the peer S seconds after the channel opened ('keep': keep the "
+          "response open)", "S[:keep]"},
+    {"fault-stall", 0, 0, G_OPTION_ARG_CALLBACK, fault_option,
+        "Stall the media for S seconds, AT seconds after the channel "
+          "opened", "AT:S"},
+    {"fault-exhaust-after", 0, 0, G_OPTION_ARG_CALLBACK, fault_option,
+        "End every stream S seconds after the channel opened", "S"},
+    {"fault-bad-message", 0, 0, G_OPTION_ARG_CALLBACK, fault_option,
+          "Send a broken message: malformed, unknown_type or schema",
+        "KIND[:AT]"},
+    {"fault-director-error", 0, 0, G_OPTION_ARG_CALLBACK, fault_option,
+        "Send a director error with this code", "CODE[:AT]"},
+    {NULL}
+  };
+
+  fault_rules = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      svc_fault_rule_free);
+  ctx = g_option_context_new ("- the reference world and director service");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_add_group (ctx, gst_init_get_option_group ());
+  if (!g_option_context_parse (ctx, &argc, &argv, &error)) {
+    g_printerr ("gst-session-service: %s\n", error->message);
+    return 2;
+  }
+  g_option_context_free (ctx);
+  GST_DEBUG_CATEGORY_INIT (svc_debug, "session-service", 0,
+      "gst-session reference service");
+  gst_session_init ();
+
+  if (!config.host)
+    config.host = g_strdup ("127.0.0.1");
+  if (port < 0 || port > 65535 || runners < 1 || keepalive < 1 ||
+      keepalive > 15 || ice_timeout < 100 || max_blocks < 1 ||
+      frames_per_block < 1 || cached_seconds < 1 || cached_seconds > 30 ||
+      configure_timeout < 0 || session_limit < 0 || first_chunk < 0) {
+    g_printerr ("gst-session-service: an option is out of its range "
+        "(see --help)\n");
+    return 2;
+  }
+  if (codec && g_strcmp0 (codec, "vp8") != 0 && g_strcmp0 (codec, "h264")) {
+    g_printerr ("gst-session-service: --video-codec is vp8 or h264\n");
+    return 2;
+  }
+  if (media && g_strcmp0 (media, "live") != 0 && g_strcmp0 (media, "cached")) {
+    g_printerr ("gst-session-service: --media is live or cached\n");
+    return 2;
+  }
+  config.port = port;
+  config.runners = runners;
+  config.video_codec = g_strcmp0 (codec, "h264") == 0 ? SVC_CODEC_H264 :
+      SVC_CODEC_VP8;
+  config.media_cached = g_strcmp0 (media, "cached") == 0;
+  config.cached_seconds = cached_seconds;
+  config.keepalive_seconds = keepalive;
+  config.ice_timeout_ms = ice_timeout;
+  config.world_max_blocks = max_blocks;
+  config.world_frames_per_block = frames_per_block;
+  config.configure_timeout = configure_timeout;
+  config.session_limit = session_limit;
+  config.first_chunk_delay = first_chunk;
+  if (!config.blocked_words) {
+    config.blocked_words = g_new0 (gchar *, 2);
+    config.blocked_words[0] = g_strdup ("forbidden");
+  }
+
+  app.service = svc_service_new (&config, fault_rules, &error);
+  if (!app.service) {
+    g_printerr ("gst-session-service: cannot listen on %s:%d: %s\n",
+        config.host, port, error->message);
+    return 1;
+  }
+  url = svc_service_get_base_url (app.service);
+  printf ("%s\n", url);
+  fflush (stdout);
+  g_printerr ("gst-session-service: listening on %s (world, director; %s "
+      "media, %s)\n", url, config.media_cached ? "cached" : "live",
+      config.api_key ? "key required" : "no key");
+  g_free (url);
+
+  app.loop = g_main_loop_new (NULL, FALSE);
+  g_unix_signal_add (SIGINT, on_signal, &app);
+  g_unix_signal_add (SIGTERM, on_signal, &app);
+  g_main_loop_run (app.loop);
+
+  svc_service_free (app.service);
+  g_main_loop_unref (app.loop);
+  g_free (config.host);
+  g_free (config.api_key);
+  g_strfreev (config.blocked_words);
+  g_free (codec);
+  g_free (media);
+  return 0;
+}

@@ -1,0 +1,745 @@
+/* gst-session-service: the live media of one session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * One feeder per stream: an is-live appsrc whose need-data callback waits
+ * on the pipeline clock until the next frame (or audio block) is due,
+ * produces it and stamps it with its running time. Frames sit on a fixed
+ * grid (frame k at k/fps s, audio sample n at n/48000 s), so the app can
+ * put a marker on the same instant of both streams.
+ *
+ * Live mode:   appsrc (I420) ! textoverlay ! encoder ! payloader
+ *              appsrc (S16 mono 48 kHz) ! opusenc ! rtpopuspay
+ * Cached mode: appsrc (encoded) ! payloader, replaying a few seconds that
+ *              were encoded once per process (per codec and size) with
+ *              fresh timestamps; the controls do not show then.
+ *
+ * Locks:
+ * - SvcMedia.lock ("media lock") protects running, stopping, the stall
+ *   range, the pending video size and each feeder's wait_id. A leaf lock:
+ *   nothing else is taken while it is held.
+ * - cache_lock protects cache_table; held while a cache entry is built
+ *   (other sessions needing the same cache wait). Taken without the media
+ *   lock held.
+ */
+
+#include <string.h>
+#include <math.h>
+#include <gst/app/app.h>
+#include <gst/audio/audio.h>
+
+#include "media.h"
+
+typedef struct _SvcFeeder SvcFeeder;
+
+typedef struct
+{
+  GstCaps *caps;
+  GPtrArray *buffers;
+} SvcCache;
+
+struct _SvcFeeder
+{
+  SvcMedia *media;
+  gboolean is_video;
+  GstElement *bin;
+  GstAppSrc *appsrc;
+  GstElement *overlay;          /* live video only */
+  gchar *last_text;
+
+  /* streaming thread only */
+  gboolean started;
+  guint64 next;                 /* frame index, or sample offset */
+  gint width, height;           /* size of the caps set on appsrc */
+  SvcCache *cache;              /* cached mode */
+  guint cache_pos;
+
+  /* media lock */
+  GstClockID wait_id;
+};
+
+struct _SvcMedia
+{
+  GMutex lock;
+  GstBin *pipeline;
+  SvcMediaSettings settings;
+  SvcMediaCallbacks callbacks;
+  gpointer user_data;
+  SvcFeeder video;
+  SvcFeeder audio;
+  gchar *cached_label;
+
+  /* media lock */
+  gboolean running;
+  gboolean stopping;
+  GstClockTime stall_from;
+  GstClockTime stall_until;
+  gint pending_width;
+  gint pending_height;
+};
+
+static GMutex cache_lock;
+static GHashTable *cache_table;
+
+static const gchar *
+encoder_description (SvcCodec codec)
+{
+  if (codec == SVC_CODEC_H264)
+    return "x264enc tune=zerolatency speed-preset=ultrafast bitrate=1500 "
+        "key-int-max=32 threads=2 ! video/x-h264,"
+        "profile=constrained-baseline,stream-format=byte-stream";
+  return "vp8enc deadline=1 cpu-used=8 end-usage=cbr target-bitrate=1500000 "
+      "keyframe-max-dist=32 lag-in-frames=0 threads=2 error-resilient=default";
+}
+
+static const gchar *
+payloader_description (SvcCodec codec)
+{
+  if (codec == SVC_CODEC_H264)
+    return "rtph264pay config-interval=-1 aggregate-mode=zero-latency mtu=1200";
+  return "rtpvp8pay picture-id-mode=15-bit mtu=1200";
+}
+
+static GstCaps *
+raw_video_caps (gint width, gint height, gint fps)
+{
+  return gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING, "I420",
+      "width", G_TYPE_INT, width, "height", G_TYPE_INT, height,
+      "framerate", GST_TYPE_FRACTION, fps, 1, "pixel-aspect-ratio",
+      GST_TYPE_FRACTION, 1, 1, NULL);
+}
+
+static GstCaps *
+raw_audio_caps (void)
+{
+  return gst_caps_new_simple ("audio/x-raw", "format", G_TYPE_STRING,
+      GST_AUDIO_NE (S16), "layout", G_TYPE_STRING, "interleaved",
+      "rate", G_TYPE_INT, SVC_AUDIO_RATE, "channels", G_TYPE_INT, 1, NULL);
+}
+
+/* ---------------------------------------------------------------- *
+ * producing one frame or block
+ * ---------------------------------------------------------------- */
+
+static GstBuffer *
+render_video (SvcMedia * media, SvcFeeder * feeder, guint64 index,
+    GstClockTime pts, gchar ** text)
+{
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  GstBuffer *buffer;
+  GstCaps *caps = raw_video_caps (feeder->width, feeder->height,
+      media->settings.fps);
+
+  gst_video_info_from_caps (&info, caps);
+  gst_caps_unref (caps);
+  buffer = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+  if (gst_video_frame_map (&frame, &info, buffer, GST_MAP_WRITE)) {
+    media->callbacks.draw (media->user_data, &frame, index, pts, text);
+    gst_video_frame_unmap (&frame);
+  }
+  return buffer;
+}
+
+static void
+fill_tone (gint16 * samples, guint n, guint64 offset)
+{
+  guint i;
+
+  /* 220 Hz: one second holds a whole number of periods, so it loops */
+  for (i = 0; i < n; i++)
+    samples[i] = (gint16) (8000.0 * sin (2.0 * G_PI * 220.0 *
+            (gdouble) ((offset + i) % SVC_AUDIO_RATE) / SVC_AUDIO_RATE));
+}
+
+static GstBuffer *
+render_audio (SvcMedia * media, guint64 offset)
+{
+  GstBuffer *buffer = gst_buffer_new_allocate (NULL, SVC_AUDIO_BLOCK * 2,
+      NULL);
+  GstMapInfo map;
+
+  if (gst_buffer_map (buffer, &map, GST_MAP_WRITE)) {
+    memset (map.data, 0, map.size);
+    if (media->callbacks.fill_audio)
+      media->callbacks.fill_audio (media->user_data, (gint16 *) map.data,
+          SVC_AUDIO_BLOCK, offset);
+    gst_buffer_unmap (buffer, &map);
+  }
+  return buffer;
+}
+
+/* ---------------------------------------------------------------- *
+ * cached mode: encode once per process
+ * ---------------------------------------------------------------- */
+
+static SvcCache *
+build_cache (SvcMedia * media, gboolean video, gint width, gint height)
+{
+  SvcMediaSettings *s = &media->settings;
+  gchar *desc;
+  GstElement *pipeline;
+  GstAppSrc *src;
+  GstAppSink *sink;
+  GstSample *sample;
+  GError *error = NULL;
+  SvcCache *cache;
+  guint i, n;
+
+  if (video)
+    desc = g_strdup_printf ("appsrc name=src format=time ! textoverlay "
+        "valignment=top halignment=left font-desc=\"Sans 20\" "
+        "shaded-background=true text=\"%s\" ! %s ! appsink name=sink "
+        "sync=false", s->cached_label ? s->cached_label : "cached media",
+        encoder_description (s->codec));
+  else
+    desc = g_strdup ("appsrc name=src format=time ! opusenc bitrate=64000 "
+        "frame-size=20 ! appsink name=sink sync=false");
+  pipeline = gst_parse_launch (desc, &error);
+  g_free (desc);
+  if (!pipeline) {
+    GST_ERROR ("cannot build the cache pipeline: %s", error->message);
+    g_clear_error (&error);
+    return NULL;
+  }
+  src = GST_APP_SRC (gst_bin_get_by_name (GST_BIN (pipeline), "src"));
+  sink = GST_APP_SINK (gst_bin_get_by_name (GST_BIN (pipeline), "sink"));
+  if (video) {
+    GstCaps *caps = raw_video_caps (width, height, s->fps);
+    gst_app_src_set_caps (src, caps);
+    gst_caps_unref (caps);
+    n = s->cached_seconds * s->fps;
+  } else {
+    GstCaps *caps = raw_audio_caps ();
+    gst_app_src_set_caps (src, caps);
+    gst_caps_unref (caps);
+    n = s->cached_seconds * (SVC_AUDIO_RATE / SVC_AUDIO_BLOCK);
+  }
+  g_object_set (src, "max-bytes", (guint64) 0, "block", FALSE, NULL);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+
+  for (i = 0; i < n; i++) {
+    GstBuffer *buffer;
+    GstClockTime pts;
+
+    if (video) {
+      GstVideoInfo info;
+      GstVideoFrame frame;
+      GstCaps *caps = raw_video_caps (width, height, s->fps);
+      gchar *text = NULL;
+
+      gst_video_info_from_caps (&info, caps);
+      gst_caps_unref (caps);
+      buffer = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info),
+          NULL);
+      if (gst_video_frame_map (&frame, &info, buffer, GST_MAP_WRITE)) {
+        media->callbacks.draw (media->user_data, &frame, 0, 0, &text);
+        gst_video_frame_unmap (&frame);
+      }
+      g_free (text);
+      pts = gst_util_uint64_scale (i, GST_SECOND, s->fps);
+      GST_BUFFER_DURATION (buffer) = gst_util_uint64_scale (i + 1,
+          GST_SECOND, s->fps) - pts;
+    } else {
+      GstMapInfo map;
+
+      buffer = gst_buffer_new_allocate (NULL, SVC_AUDIO_BLOCK * 2, NULL);
+      gst_buffer_map (buffer, &map, GST_MAP_WRITE);
+      fill_tone ((gint16 *) map.data, SVC_AUDIO_BLOCK,
+          (guint64) i * SVC_AUDIO_BLOCK);
+      gst_buffer_unmap (buffer, &map);
+      pts = gst_util_uint64_scale (i * SVC_AUDIO_BLOCK, GST_SECOND,
+          SVC_AUDIO_RATE);
+      GST_BUFFER_DURATION (buffer) = 20 * GST_MSECOND;
+    }
+    GST_BUFFER_PTS (buffer) = pts;
+    gst_app_src_push_buffer (src, buffer);
+  }
+  gst_app_src_end_of_stream (src);
+
+  cache = g_new0 (SvcCache, 1);
+  cache->buffers = g_ptr_array_new_with_free_func (
+      (GDestroyNotify) gst_buffer_unref);
+  while ((sample = gst_app_sink_pull_sample (sink))) {
+    if (!cache->caps)
+      cache->caps = gst_caps_copy (gst_sample_get_caps (sample));
+    g_ptr_array_add (cache->buffers,
+        gst_buffer_ref (gst_sample_get_buffer (sample)));
+    gst_sample_unref (sample);
+  }
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+
+  if (!cache->caps || cache->buffers->len == 0) {
+    GST_ERROR ("the cache pipeline produced nothing");
+    g_ptr_array_unref (cache->buffers);
+    g_free (cache);
+    return NULL;
+  }
+  GST_INFO ("cached %u encoded %s buffers (%" GST_PTR_FORMAT ")",
+      cache->buffers->len, video ? "video" : "audio", cache->caps);
+  return cache;
+}
+
+static SvcCache *
+get_cache (SvcMedia * media, gboolean video, gint width, gint height)
+{
+  gchar *key;
+  SvcCache *cache;
+
+  if (video)
+    key = g_strdup_printf ("%s/%dx%d@%d",
+        media->settings.codec == SVC_CODEC_H264 ? "h264" : "vp8", width,
+        height, media->settings.fps);
+  else
+    key = g_strdup ("opus");
+
+  g_mutex_lock (&cache_lock);
+  if (!cache_table)
+    cache_table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  cache = g_hash_table_lookup (cache_table, key);
+  if (!cache) {
+    cache = build_cache (media, video, width, height);
+    if (cache)
+      g_hash_table_insert (cache_table, g_strdup (key), cache);
+  }
+  g_mutex_unlock (&cache_lock);
+  g_free (key);
+  return cache;
+}
+
+/* ---------------------------------------------------------------- *
+ * the feeder: pacing on the pipeline clock
+ * ---------------------------------------------------------------- */
+
+/* Waits until running time @time. FALSE when the media is stopping. */
+static gboolean
+feeder_wait_until (SvcFeeder * feeder, GstClockTime time)
+{
+  SvcMedia *media = feeder->media;
+  GstClock *clock = gst_element_get_clock (GST_ELEMENT (feeder->appsrc));
+  GstClockTime base = gst_element_get_base_time (GST_ELEMENT (feeder->appsrc));
+  GstClockID id;
+  gboolean stopping;
+
+  if (!clock)
+    return FALSE;
+
+  g_mutex_lock (&media->lock);
+  if (media->stopping) {
+    g_mutex_unlock (&media->lock);
+    gst_object_unref (clock);
+    return FALSE;
+  }
+  id = gst_clock_new_single_shot_id (clock, base + time);
+  feeder->wait_id = id;
+  g_mutex_unlock (&media->lock);
+
+  gst_clock_id_wait (id, NULL);
+
+  g_mutex_lock (&media->lock);
+  feeder->wait_id = NULL;
+  stopping = media->stopping;
+  g_mutex_unlock (&media->lock);
+  gst_clock_id_unref (id);
+  gst_object_unref (clock);
+  return !stopping;
+}
+
+static GstClockTime
+feeder_now (SvcFeeder * feeder)
+{
+  GstClock *clock = gst_element_get_clock (GST_ELEMENT (feeder->appsrc));
+  GstClockTime now, base;
+
+  if (!clock)
+    return GST_CLOCK_TIME_NONE;
+  now = gst_clock_get_time (clock);
+  base = gst_element_get_base_time (GST_ELEMENT (feeder->appsrc));
+  gst_object_unref (clock);
+  return now > base ? now - base : 0;
+}
+
+static guint64
+feeder_units (SvcFeeder * feeder)
+{
+  return feeder->is_video ? (guint64) feeder->media->settings.fps :
+      SVC_AUDIO_RATE;
+}
+
+static GstClockTime
+feeder_time (SvcFeeder * feeder, guint64 position)
+{
+  return gst_util_uint64_scale (position, GST_SECOND, feeder_units (feeder));
+}
+
+/* first grid position at or after @time */
+static guint64
+feeder_position (SvcFeeder * feeder, GstClockTime time)
+{
+  guint64 pos = gst_util_uint64_scale_ceil (time, feeder_units (feeder),
+      GST_SECOND);
+
+  if (!feeder->is_video)
+    pos = (pos + SVC_AUDIO_BLOCK - 1) / SVC_AUDIO_BLOCK * SVC_AUDIO_BLOCK;
+  return pos;
+}
+
+/* Decides the position of the next buffer: waits while the media is not
+ * running, skips a stall range and catches up after falling behind.
+ * FALSE when stopping. */
+static gboolean
+feeder_next_position (SvcFeeder * feeder, guint64 * position)
+{
+  SvcMedia *media = feeder->media;
+  guint64 step = feeder->is_video ? 1 : SVC_AUDIO_BLOCK;
+
+  for (;;) {
+    GstClockTime now = feeder_now (feeder), time, from, until;
+    gboolean running;
+
+    if (!GST_CLOCK_TIME_IS_VALID (now))
+      return FALSE;
+
+    g_mutex_lock (&media->lock);
+    running = media->running;
+    from = media->stall_from;
+    until = media->stall_until;
+    g_mutex_unlock (&media->lock);
+
+    if (!running) {
+      if (!feeder_wait_until (feeder, now + 20 * GST_MSECOND))
+        return FALSE;
+      continue;
+    }
+    if (!feeder->started || feeder_time (feeder, feeder->next) +
+        5 * feeder_time (feeder, step) < now) {
+      feeder->next = feeder_position (feeder, now);
+      feeder->started = TRUE;
+    }
+    time = feeder_time (feeder, feeder->next);
+    if (GST_CLOCK_TIME_IS_VALID (from) && time >= from && time < until) {
+      feeder->next = feeder_position (feeder, until);
+      continue;
+    }
+    *position = feeder->next;
+    feeder->next += step;
+    return TRUE;
+  }
+}
+
+static void
+set_overlay_text (SvcFeeder * feeder, gchar * text)
+{
+  if (!text)
+    return;
+  if (feeder->overlay && g_strcmp0 (text, feeder->last_text) != 0)
+    g_object_set (feeder->overlay, "text", text, NULL);
+  g_free (feeder->last_text);
+  feeder->last_text = text;
+}
+
+static void
+update_video_size (SvcFeeder * feeder)
+{
+  SvcMedia *media = feeder->media;
+  gint width, height;
+  GstCaps *caps;
+
+  g_mutex_lock (&media->lock);
+  width = media->pending_width;
+  height = media->pending_height;
+  g_mutex_unlock (&media->lock);
+
+  if (width == feeder->width && height == feeder->height && (feeder->cache
+          || !media->settings.cached))
+    return;
+
+  feeder->width = width;
+  feeder->height = height;
+  if (media->settings.cached) {
+    feeder->cache = get_cache (media, TRUE, width, height);
+    feeder->cache_pos = 0;
+    caps = feeder->cache ? gst_caps_ref (feeder->cache->caps) : NULL;
+  } else {
+    caps = raw_video_caps (width, height, media->settings.fps);
+  }
+  if (caps) {
+    GST_INFO ("video caps %" GST_PTR_FORMAT, caps);
+    gst_app_src_set_caps (feeder->appsrc, caps);
+    gst_caps_unref (caps);
+  }
+}
+
+static void
+feeder_need_data (GstAppSrc * appsrc, guint length, gpointer user_data)
+{
+  SvcFeeder *feeder = user_data;
+  SvcMedia *media = feeder->media;
+  guint64 pos;
+  GstClockTime pts, end;
+  GstBuffer *buffer = NULL;
+
+  if (!feeder_next_position (feeder, &pos))
+    return;
+
+  if (feeder->is_video) {
+    pts = feeder_time (feeder, pos);
+    end = feeder_time (feeder, pos + 1);
+    update_video_size (feeder);
+  } else {
+    pts = feeder_time (feeder, pos);
+    end = feeder_time (feeder, pos + SVC_AUDIO_BLOCK);
+    if (media->settings.cached && !feeder->cache) {
+      feeder->cache = get_cache (media, FALSE, 0, 0);
+      if (feeder->cache)
+        gst_app_src_set_caps (appsrc, feeder->cache->caps);
+    }
+  }
+
+  /* a live source delivers a frame once it is complete */
+  if (!feeder_wait_until (feeder, end))
+    return;
+
+  if (feeder->cache) {
+    SvcCache *cache = feeder->cache;
+
+    buffer = gst_buffer_copy (g_ptr_array_index (cache->buffers,
+            feeder->cache_pos % cache->buffers->len));
+    feeder->cache_pos++;
+    GST_BUFFER_DTS (buffer) = pts;
+  } else if (feeder->is_video) {
+    gchar *text = NULL;
+
+    buffer = render_video (media, feeder, pos, pts, &text);
+    set_overlay_text (feeder, text);
+  } else if (!media->settings.cached) {
+    buffer = render_audio (media, pos);
+    GST_BUFFER_OFFSET (buffer) = pos;
+  }
+  if (!buffer)
+    return;
+
+  GST_BUFFER_PTS (buffer) = pts;
+  GST_BUFFER_DURATION (buffer) = end - pts;
+  if (gst_app_src_push_buffer (appsrc, buffer) != GST_FLOW_OK)
+    return;
+
+  if (feeder->is_video && media->callbacks.frame_sent)
+    media->callbacks.frame_sent (media->user_data, pos, pts);
+}
+
+/* ---------------------------------------------------------------- *
+ * construction
+ * ---------------------------------------------------------------- */
+
+static gboolean
+feeder_init (SvcMedia * media, SvcFeeder * feeder, gboolean video,
+    GError ** error)
+{
+  SvcMediaSettings *s = &media->settings;
+  GstAppSrcCallbacks callbacks = { feeder_need_data, NULL, NULL };
+  gchar *desc;
+  GstCaps *caps = NULL;
+  GstClockTime latency;
+
+  feeder->media = media;
+  feeder->is_video = video;
+  if (video && s->cached)
+    desc = g_strdup_printf ("appsrc name=src ! %s name=pay pt=%u",
+        payloader_description (s->codec), s->video_pt);
+  else if (video)
+    desc = g_strdup_printf ("appsrc name=src ! textoverlay name=overlay "
+        "valignment=top halignment=left line-alignment=left "
+        "font-desc=\"Sans 16\" shaded-background=true wrap-mode=wordchar "
+        "! %s ! %s name=pay pt=%u", encoder_description (s->codec),
+        payloader_description (s->codec), s->video_pt);
+  else if (s->cached)
+    desc = g_strdup_printf ("appsrc name=src ! rtpopuspay name=pay pt=%u",
+        s->audio_pt);
+  else
+    desc = g_strdup_printf ("appsrc name=src ! opusenc bitrate=64000 "
+        "frame-size=20 audio-type=generic ! rtpopuspay name=pay pt=%u",
+        s->audio_pt);
+
+  /* no ghosting of unlinked pads: a ghosted text pad of textoverlay would
+   * make it wait for text buffers */
+  feeder->bin = gst_parse_bin_from_description (desc, FALSE, error);
+  g_free (desc);
+  if (!feeder->bin)
+    return FALSE;
+  gst_object_ref_sink (feeder->bin);
+  {
+    GstElement *pay = gst_bin_get_by_name (GST_BIN (feeder->bin), "pay");
+    GstPad *src = gst_element_get_static_pad (pay, "src");
+
+    gst_element_add_pad (feeder->bin, gst_ghost_pad_new ("src", src));
+    gst_object_unref (src);
+    gst_object_unref (pay);
+  }
+  feeder->appsrc = GST_APP_SRC (gst_bin_get_by_name (GST_BIN (feeder->bin),
+          "src"));
+  feeder->overlay = gst_bin_get_by_name (GST_BIN (feeder->bin), "overlay");
+
+  if (!video && !s->cached)
+    caps = raw_audio_caps ();
+  if (caps) {
+    gst_app_src_set_caps (feeder->appsrc, caps);
+    gst_caps_unref (caps);
+  }
+  latency = video ? GST_SECOND / s->fps : 20 * GST_MSECOND;
+  g_object_set (feeder->appsrc, "is-live", TRUE, "format", GST_FORMAT_TIME,
+      "min-latency", (gint64) latency, "max-latency", (gint64) latency,
+      "max-bytes", (guint64) 0, "max-buffers", (guint64) 2, NULL);
+  gst_app_src_set_callbacks (feeder->appsrc, &callbacks, feeder, NULL);
+  gst_bin_add (media->pipeline, feeder->bin);
+  return TRUE;
+}
+
+SvcMedia *
+svc_media_new (GstBin * pipeline, const SvcMediaSettings * settings,
+    const SvcMediaCallbacks * callbacks, gpointer user_data, GError ** error)
+{
+  SvcMedia *media = g_new0 (SvcMedia, 1);
+
+  g_mutex_init (&media->lock);
+  media->pipeline = gst_object_ref (pipeline);
+  media->settings = *settings;
+  media->settings.cached_label = media->cached_label =
+      g_strdup (settings->cached_label);
+  media->callbacks = *callbacks;
+  media->user_data = user_data;
+  media->stall_from = media->stall_until = GST_CLOCK_TIME_NONE;
+  media->pending_width = settings->width;
+  media->pending_height = settings->height;
+
+  if (!feeder_init (media, &media->video, TRUE, error) ||
+      (settings->audio && !feeder_init (media, &media->audio, FALSE, error))) {
+    svc_media_free (media);
+    return NULL;
+  }
+  return media;
+}
+
+static GstPad *
+feeder_pad (SvcFeeder * feeder)
+{
+  return feeder->bin ? gst_element_get_static_pad (feeder->bin, "src") : NULL;
+}
+
+GstPad *
+svc_media_get_video_pad (SvcMedia * media)
+{
+  return feeder_pad (&media->video);
+}
+
+GstPad *
+svc_media_get_audio_pad (SvcMedia * media)
+{
+  return feeder_pad (&media->audio);
+}
+
+void
+svc_media_start (SvcMedia * media)
+{
+  g_mutex_lock (&media->lock);
+  media->running = TRUE;
+  g_mutex_unlock (&media->lock);
+}
+
+/* Wakes the feeders and makes them return: call before the pipeline goes
+ * to NULL, or the state change waits for a clock wait. */
+void
+svc_media_stop (SvcMedia * media)
+{
+  g_mutex_lock (&media->lock);
+  media->stopping = TRUE;
+  if (media->video.wait_id)
+    gst_clock_id_unschedule (media->video.wait_id);
+  if (media->audio.wait_id)
+    gst_clock_id_unschedule (media->audio.wait_id);
+  g_mutex_unlock (&media->lock);
+}
+
+/* No media has presentation times in [from, until). */
+void
+svc_media_stall (SvcMedia * media, GstClockTime from, GstClockTime until)
+{
+  g_mutex_lock (&media->lock);
+  media->stall_from = from;
+  media->stall_until = until;
+  g_mutex_unlock (&media->lock);
+}
+
+void
+svc_media_set_video_size (SvcMedia * media, gint width, gint height)
+{
+  g_mutex_lock (&media->lock);
+  media->pending_width = width;
+  media->pending_height = height;
+  g_mutex_unlock (&media->lock);
+}
+
+void
+svc_media_get_video_size (SvcMedia * media, gint * width, gint * height)
+{
+  g_mutex_lock (&media->lock);
+  *width = media->pending_width;
+  *height = media->pending_height;
+  g_mutex_unlock (&media->lock);
+}
+
+GstClockTime
+svc_media_get_running_time (SvcMedia * media)
+{
+  GstClock *clock = gst_element_get_clock (GST_ELEMENT (media->pipeline));
+  GstClockTime now, base;
+
+  if (!clock)
+    return GST_CLOCK_TIME_NONE;
+  now = gst_clock_get_time (clock);
+  base = gst_element_get_base_time (GST_ELEMENT (media->pipeline));
+  gst_object_unref (clock);
+  return now > base ? now - base : 0;
+}
+
+GstClockTime
+svc_media_frame_time (SvcMedia * media, guint64 index)
+{
+  return gst_util_uint64_scale (index, GST_SECOND, media->settings.fps);
+}
+
+guint64
+svc_media_frame_at (SvcMedia * media, GstClockTime time)
+{
+  return gst_util_uint64_scale_ceil (time, media->settings.fps, GST_SECOND);
+}
+
+static void
+feeder_clear (SvcFeeder * feeder)
+{
+  g_clear_pointer (&feeder->last_text, g_free);
+  if (feeder->appsrc)
+    gst_object_unref (feeder->appsrc);
+  if (feeder->overlay)
+    gst_object_unref (feeder->overlay);
+  if (feeder->bin)
+    gst_object_unref (feeder->bin);
+  feeder->appsrc = NULL;
+  feeder->overlay = NULL;
+  feeder->bin = NULL;
+}
+
+/* The pipeline must be in NULL already. */
+void
+svc_media_free (SvcMedia * media)
+{
+  feeder_clear (&media->video);
+  feeder_clear (&media->audio);
+  gst_object_unref (media->pipeline);
+  g_free (media->cached_label);
+  g_mutex_clear (&media->lock);
+  g_free (media);
+}

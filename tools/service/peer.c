@@ -1,0 +1,791 @@
+/* gst-session-service: the WebRTC answerer of one session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * webrtcbin as answerer without trickle: the offer is set, the answer
+ * created and set, and the answer leaves once ICE gathering is complete
+ * (polled, with a timeout: GStreamer 1.22.0 can lose the "complete"
+ * notification) with its candidates in it. The data channel the client
+ * opens is adopted.
+ *
+ * webrtcbin calls back on its own threads: every such callback only
+ * queues a PeerEvent onto the main context; the session's callbacks run
+ * there, and never after svc_peer_free() (the closed flag).
+ *
+ * Locks: SvcPeer.lock ("peer lock") protects channel and candidates, the
+ * two fields written by webrtcbin threads. A leaf lock.
+ */
+
+#include <string.h>
+#include <gst/sdp/sdp.h>
+#ifndef GST_USE_UNSTABLE_API
+#define GST_USE_UNSTABLE_API
+#endif
+#include <gst/webrtc/webrtc.h>
+
+#include "peer.h"
+
+#define GATHER_POLL_MS 25
+
+struct _SvcPeer
+{
+  gint ref_count;
+  GMutex lock;
+  const SvcConfig *config;
+  SvcPeerCallbacks callbacks;
+  gpointer user_data;
+  GMainContext *context;
+
+  GstElement *pipeline;
+  GstElement *webrtc;
+  guint bus_watch;
+
+  /* main thread */
+  gboolean closed;
+  gboolean answered;
+  gboolean open_reported;
+  guint gather_source;
+  gint64 gather_deadline;
+
+  /* peer lock */
+  GstWebRTCDataChannel *channel;
+  GPtrArray *candidates;        /* "mline candidate" strings */
+};
+
+typedef enum
+{
+  EV_ANSWER_SET,
+  EV_NEGOTIATION_FAILED,
+  EV_CHANNEL,
+  EV_OPEN,
+  EV_MESSAGE,
+  EV_CLOSED,
+  EV_FAILED,
+} PeerEventKind;
+
+typedef struct
+{
+  SvcPeer *peer;
+  PeerEventKind kind;
+  gchar *text;
+} PeerEvent;
+
+static SvcPeer *
+peer_ref (SvcPeer * peer)
+{
+  g_atomic_int_inc (&peer->ref_count);
+  return peer;
+}
+
+static void
+peer_unref (SvcPeer * peer)
+{
+  if (!g_atomic_int_dec_and_test (&peer->ref_count))
+    return;
+  g_ptr_array_unref (peer->candidates);
+  gst_object_unref (peer->webrtc);
+  g_main_context_unref (peer->context);
+  g_mutex_clear (&peer->lock);
+  g_free (peer);
+}
+
+/* ---------------------------------------------------------------- *
+ * the offer
+ * ---------------------------------------------------------------- */
+
+static gboolean
+find_codec (const GstSDPMedia * media, const gchar * name, gboolean h264,
+    guint * pt)
+{
+  guint i;
+  gint best = -1;
+
+  for (i = 0; i < gst_sdp_media_formats_len (media); i++) {
+    const gchar *fmt = gst_sdp_media_get_format (media, i);
+    gint p = atoi (fmt);
+    GstCaps *caps = gst_sdp_media_get_caps_from_media (media, p);
+    GstStructure *s;
+    const gchar *enc, *mode;
+
+    if (!caps)
+      continue;
+    s = gst_caps_get_structure (caps, 0);
+    enc = gst_structure_get_string (s, "encoding-name");
+    if (enc && g_ascii_strcasecmp (enc, name) == 0) {
+      mode = gst_structure_get_string (s, "packetization-mode");
+      if (!h264 || g_strcmp0 (mode, "1") == 0) {
+        gst_caps_unref (caps);
+        *pt = p;
+        return TRUE;
+      }
+      if (best < 0)
+        best = p;
+    }
+    gst_caps_unref (caps);
+  }
+  if (best >= 0)
+    *pt = best;
+  return best >= 0;
+}
+
+/* Reads what the offer asks for: its m-lines in order, the video codec
+ * (the preferred one when both are offered) and the payload types. */
+gboolean
+svc_offer_parse (const gchar * text, SvcCodec preferred, SvcOffer * offer,
+    GError ** error)
+{
+  GstSDPMessage *sdp;
+  guint i;
+
+  memset (offer, 0, sizeof (*offer));
+  if (gst_sdp_message_new_from_text (text, &sdp) != GST_SDP_OK)
+    goto bad;
+  if (gst_sdp_message_medias_len (sdp) == 0) {
+    gst_sdp_message_free (sdp);
+    goto bad;
+  }
+
+  offer->n_media = MIN (gst_sdp_message_medias_len (sdp), SVC_OFFER_MAX_MEDIA);
+  for (i = 0; i < offer->n_media; i++) {
+    const GstSDPMedia *media = gst_sdp_message_get_media (sdp, i);
+    const gchar *kind = gst_sdp_media_get_media (media);
+    guint vp8 = 0, h264 = 0;
+    gboolean has_vp8, has_h264;
+
+    offer->kinds[i] = SVC_STREAM_OTHER;
+    /* port 0 rejects a stream, unless it is bundled (JSEP: a=bundle-only) */
+    if (gst_sdp_media_get_port (media) == 0 &&
+        gst_sdp_media_get_attribute_val (media, "bundle-only") == NULL)
+      continue;
+    if (g_strcmp0 (kind, "application") == 0 && !offer->has_data) {
+      offer->kinds[i] = SVC_STREAM_DATA;
+      offer->has_data = TRUE;
+    } else if (g_strcmp0 (kind, "video") == 0 && !offer->has_video) {
+      has_vp8 = find_codec (media, "VP8", FALSE, &vp8);
+      has_h264 = find_codec (media, "H264", TRUE, &h264);
+      if (!has_vp8 && !has_h264)
+        continue;
+      offer->kinds[i] = SVC_STREAM_VIDEO;
+      offer->has_video = TRUE;
+      if (has_h264 && (!has_vp8 || preferred == SVC_CODEC_H264)) {
+        offer->codec = SVC_CODEC_H264;
+        offer->video_pt = h264;
+      } else {
+        offer->codec = SVC_CODEC_VP8;
+        offer->video_pt = vp8;
+      }
+    } else if (g_strcmp0 (kind, "audio") == 0 && !offer->has_audio) {
+      if (!find_codec (media, "OPUS", FALSE, &offer->audio_pt))
+        continue;
+      offer->kinds[i] = SVC_STREAM_AUDIO;
+      offer->has_audio = TRUE;
+    }
+  }
+  gst_sdp_message_free (sdp);
+  return TRUE;
+
+bad:
+  g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_ARGUMENT,
+      "the offer is not a valid SDP description");
+  return FALSE;
+}
+
+/* ---------------------------------------------------------------- *
+ * events onto the main context
+ * ---------------------------------------------------------------- */
+
+static void
+peer_event_free (PeerEvent * ev)
+{
+  peer_unref (ev->peer);
+  g_free (ev->text);
+  g_free (ev);
+}
+
+static void report_open (SvcPeer * peer);
+
+static gboolean
+peer_event_dispatch (gpointer data)
+{
+  PeerEvent *ev = data;
+  SvcPeer *peer = ev->peer;
+
+  if (peer->closed)
+    return G_SOURCE_REMOVE;
+
+  switch (ev->kind) {
+    case EV_ANSWER_SET:
+      break;
+    case EV_NEGOTIATION_FAILED:
+      if (!peer->answered) {
+        GError *error = g_error_new (GST_SESSION_ERROR,
+            GST_SESSION_ERROR_INVALID_ARGUMENT, "%s", ev->text);
+
+        peer->answered = TRUE;
+        peer->callbacks.answer (peer->user_data, NULL, error);
+        g_error_free (error);
+      }
+      break;
+    case EV_CHANNEL:{
+      GstWebRTCDataChannelState state = GST_WEBRTC_DATA_CHANNEL_STATE_CLOSED;
+
+      g_mutex_lock (&peer->lock);
+      if (peer->channel)
+        g_object_get (peer->channel, "ready-state", &state, NULL);
+      g_mutex_unlock (&peer->lock);
+      if (state == GST_WEBRTC_DATA_CHANNEL_STATE_OPEN)
+        report_open (peer);
+      break;
+    }
+    case EV_OPEN:
+      report_open (peer);
+      break;
+    case EV_MESSAGE:
+      peer->callbacks.channel_message (peer->user_data, ev->text);
+      break;
+    case EV_CLOSED:
+      peer->callbacks.channel_closed (peer->user_data);
+      break;
+    case EV_FAILED:
+      peer->callbacks.failed (peer->user_data, ev->text);
+      break;
+  }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+post_event (SvcPeer * peer, PeerEventKind kind, const gchar * text)
+{
+  PeerEvent *ev = g_new0 (PeerEvent, 1);
+  GSource *source = g_idle_source_new ();
+
+  ev->peer = peer_ref (peer);
+  ev->kind = kind;
+  ev->text = g_strdup (text);
+  /* always queued, even from the main thread: no re-entrant callbacks */
+  g_source_set_callback (source, peer_event_dispatch, ev,
+      (GDestroyNotify) peer_event_free);
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_attach (source, peer->context);
+  g_source_unref (source);
+}
+
+static void
+report_open (SvcPeer * peer)
+{
+  if (peer->open_reported)
+    return;
+  peer->open_reported = TRUE;
+  peer->callbacks.channel_open (peer->user_data);
+}
+
+/* ---------------------------------------------------------------- *
+ * the data channel (webrtcbin threads)
+ * ---------------------------------------------------------------- */
+
+static void
+on_channel_open (GstWebRTCDataChannel * channel, SvcPeer * peer)
+{
+  post_event (peer, EV_OPEN, NULL);
+}
+
+static void
+on_channel_close (GstWebRTCDataChannel * channel, SvcPeer * peer)
+{
+  post_event (peer, EV_CLOSED, NULL);
+}
+
+static void
+on_channel_error (GstWebRTCDataChannel * channel, GError * error,
+    SvcPeer * peer)
+{
+  GST_WARNING ("data channel error: %s", error ? error->message : "?");
+}
+
+static void
+on_channel_string (GstWebRTCDataChannel * channel, const gchar * text,
+    SvcPeer * peer)
+{
+  post_event (peer, EV_MESSAGE, text ? text : "");
+}
+
+static void
+on_channel_data (GstWebRTCDataChannel * channel, GBytes * bytes, SvcPeer * peer)
+{
+  gsize size = 0;
+  const gchar *data = bytes ? g_bytes_get_data (bytes, &size) : NULL;
+  gchar *text = g_strndup (data ? data : "", size);
+
+  /* a binary message is read as text: it fails validation if it is not */
+  post_event (peer, EV_MESSAGE, text);
+  g_free (text);
+}
+
+static void
+on_data_channel (GstElement * webrtc, GstWebRTCDataChannel * channel,
+    SvcPeer * peer)
+{
+  gchar *label = NULL;
+
+  g_object_get (channel, "label", &label, NULL);
+  g_mutex_lock (&peer->lock);
+  if (peer->channel) {
+    g_mutex_unlock (&peer->lock);
+    GST_INFO ("ignoring a second data channel '%s'", label);
+    g_free (label);
+    return;
+  }
+  peer->channel = gst_object_ref (channel);
+  g_mutex_unlock (&peer->lock);
+  GST_INFO ("adopted the data channel '%s'", label);
+  g_free (label);
+
+  g_signal_connect (channel, "on-open", G_CALLBACK (on_channel_open), peer);
+  g_signal_connect (channel, "on-close", G_CALLBACK (on_channel_close), peer);
+  g_signal_connect (channel, "on-error", G_CALLBACK (on_channel_error), peer);
+  g_signal_connect (channel, "on-message-string",
+      G_CALLBACK (on_channel_string), peer);
+  g_signal_connect (channel, "on-message-data", G_CALLBACK (on_channel_data),
+      peer);
+  post_event (peer, EV_CHANNEL, NULL);
+}
+
+static void
+on_ice_candidate (GstElement * webrtc, guint mline, const gchar * candidate,
+    SvcPeer * peer)
+{
+  g_mutex_lock (&peer->lock);
+  g_ptr_array_add (peer->candidates, g_strdup_printf ("%u %s", mline,
+          candidate));
+  g_mutex_unlock (&peer->lock);
+}
+
+static void
+on_ice_connection_state (GstElement * webrtc, GParamSpec * pspec,
+    SvcPeer * peer)
+{
+  GstWebRTCICEConnectionState state;
+
+  g_object_get (webrtc, "ice-connection-state", &state, NULL);
+  GST_DEBUG ("ICE connection state %d", state);
+  if (state == GST_WEBRTC_ICE_CONNECTION_STATE_FAILED)
+    post_event (peer, EV_FAILED, "ICE failed");
+}
+
+/* ---------------------------------------------------------------- *
+ * negotiation
+ * ---------------------------------------------------------------- */
+
+/* Adds gathered candidates that the description lacks (webrtcbin puts
+ * them in; this only guards against a version that does not). */
+static void
+add_missing_candidates (SvcPeer * peer, GstSDPMessage * sdp)
+{
+  guint i;
+
+  g_mutex_lock (&peer->lock);
+  for (i = 0; i < peer->candidates->len; i++) {
+    const gchar *item = g_ptr_array_index (peer->candidates, i);
+    gchar *end;
+    guint64 mline = g_ascii_strtoull (item, &end, 10);
+    const gchar *cand = end + 1;
+    GstSDPMedia *media;
+    guint a;
+    gboolean found = FALSE;
+
+    if (mline >= gst_sdp_message_medias_len (sdp))
+      continue;
+    if (g_str_has_prefix (cand, "candidate:"))
+      cand += strlen ("candidate:");
+    media = (GstSDPMedia *) gst_sdp_message_get_media (sdp, mline);
+    for (a = 0; a < gst_sdp_media_attributes_len (media) && !found; a++) {
+      const GstSDPAttribute *attr = gst_sdp_media_get_attribute (media, a);
+
+      found = g_strcmp0 (attr->key, "candidate") == 0 &&
+          g_strcmp0 (attr->value, cand) == 0;
+    }
+    if (!found)
+      gst_sdp_media_add_attribute (media, "candidate", cand);
+  }
+  g_mutex_unlock (&peer->lock);
+}
+
+static void
+finish_answer (SvcPeer * peer)
+{
+  GstWebRTCSessionDescription *desc = NULL;
+  gchar *text;
+
+  peer->gather_source = 0;
+  if (peer->closed || peer->answered)
+    return;
+  peer->answered = TRUE;
+
+  g_object_get (peer->webrtc, "local-description", &desc, NULL);
+  if (!desc) {
+    GError *error = g_error_new (GST_SESSION_ERROR,
+        GST_SESSION_ERROR_INVALID_ARGUMENT, "webrtcbin has no answer");
+
+    peer->callbacks.answer (peer->user_data, NULL, error);
+    g_error_free (error);
+    return;
+  }
+  add_missing_candidates (peer, desc->sdp);
+  text = gst_sdp_message_as_text (desc->sdp);
+  gst_webrtc_session_description_free (desc);
+  peer->callbacks.answer (peer->user_data, text, NULL);
+  g_free (text);
+}
+
+static gboolean
+poll_gathering (gpointer data)
+{
+  SvcPeer *peer = data;
+  GstWebRTCICEGatheringState state;
+
+  if (peer->closed)
+    return G_SOURCE_REMOVE;
+  g_object_get (peer->webrtc, "ice-gathering-state", &state, NULL);
+  if (state == GST_WEBRTC_ICE_GATHERING_STATE_COMPLETE) {
+    finish_answer (peer);
+    return G_SOURCE_REMOVE;
+  }
+  if (g_get_monotonic_time () >= peer->gather_deadline) {
+    GST_WARNING ("ICE gathering not complete after %u ms, answering with "
+        "the candidates so far", peer->config->ice_timeout_ms);
+    finish_answer (peer);
+    return G_SOURCE_REMOVE;
+  }
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+start_gather_wait (gpointer data)
+{
+  SvcPeer *peer = data;
+  GSource *source;
+
+  if (peer->closed)
+    return G_SOURCE_REMOVE;
+  peer->gather_deadline = g_get_monotonic_time () +
+      (gint64) peer->config->ice_timeout_ms * 1000;
+  source = g_timeout_source_new (GATHER_POLL_MS);
+  g_source_set_callback (source, poll_gathering, peer_ref (peer),
+      (GDestroyNotify) peer_unref);
+  peer->gather_source = g_source_attach (source, peer->context);
+  g_source_unref (source);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_local_description_set (GstPromise * promise, gpointer data)
+{
+  SvcPeer *peer = data;
+  GSource *source = g_idle_source_new ();
+
+  gst_promise_unref (promise);
+  g_source_set_callback (source, start_gather_wait, peer_ref (peer),
+      (GDestroyNotify) peer_unref);
+  g_source_attach (source, peer->context);
+  g_source_unref (source);
+}
+
+static void
+on_answer_created (GstPromise * promise, gpointer data)
+{
+  SvcPeer *peer = data;
+  const GstStructure *reply = NULL;
+  GstWebRTCSessionDescription *answer = NULL;
+  GstPromise *next;
+
+  if (peer->closed || gst_promise_wait (promise) != GST_PROMISE_RESULT_REPLIED)
+    reply = NULL;
+  else
+    reply = gst_promise_get_reply (promise);
+  if (reply)
+    gst_structure_get (reply, "answer",
+        GST_TYPE_WEBRTC_SESSION_DESCRIPTION, &answer, NULL);
+  gst_promise_unref (promise);
+  if (!answer) {
+    post_event (peer, EV_NEGOTIATION_FAILED,
+        "webrtcbin could not create an answer to the offer");
+    return;
+  }
+  next = gst_promise_new_with_change_func (on_local_description_set,
+      peer_ref (peer), (GDestroyNotify) peer_unref);
+  g_signal_emit_by_name (peer->webrtc, "set-local-description", answer, next);
+  gst_webrtc_session_description_free (answer);
+}
+
+static void
+on_remote_description_set (GstPromise * promise, gpointer data)
+{
+  SvcPeer *peer = data;
+  GstPromise *next;
+  GstWebRTCSignalingState state;
+
+  gst_promise_unref (promise);
+  if (peer->closed)
+    return;
+  g_object_get (peer->webrtc, "signaling-state", &state, NULL);
+  if (state != GST_WEBRTC_SIGNALING_STATE_HAVE_REMOTE_OFFER) {
+    post_event (peer, EV_NEGOTIATION_FAILED,
+        "webrtcbin did not accept the offer");
+    return;
+  }
+  next = gst_promise_new_with_change_func (on_answer_created,
+      peer_ref (peer), (GDestroyNotify) peer_unref);
+  g_signal_emit_by_name (peer->webrtc, "create-answer", NULL, next);
+}
+
+static gboolean
+on_bus_message (GstBus * bus, GstMessage * message, gpointer data)
+{
+  SvcPeer *peer = data;
+
+  if (GST_MESSAGE_TYPE (message) == GST_MESSAGE_ERROR && !peer->closed) {
+    GError *error = NULL;
+    gchar *debug = NULL;
+
+    gst_message_parse_error (message, &error, &debug);
+    GST_WARNING ("pipeline error from %s: %s (%s)",
+        GST_MESSAGE_SRC_NAME (message), error->message, debug);
+    post_event (peer, EV_FAILED, error->message);
+    g_error_free (error);
+    g_free (debug);
+  }
+  return G_SOURCE_CONTINUE;
+}
+
+SvcPeer *
+svc_peer_new (const SvcConfig * config, const SvcPeerCallbacks * callbacks,
+    gpointer user_data)
+{
+  SvcPeer *peer = g_new0 (SvcPeer, 1);
+  GstBus *bus;
+
+  peer->ref_count = 1;
+  g_mutex_init (&peer->lock);
+  peer->config = config;
+  peer->callbacks = *callbacks;
+  peer->user_data = user_data;
+  peer->context = g_main_context_ref_thread_default ();
+  peer->candidates = g_ptr_array_new_with_free_func (g_free);
+
+  peer->pipeline = gst_pipeline_new (NULL);
+  peer->webrtc = gst_object_ref (gst_element_factory_make ("webrtcbin",
+          "webrtc"));
+  g_object_set (peer->webrtc, "bundle-policy",
+      GST_WEBRTC_BUNDLE_POLICY_MAX_BUNDLE, NULL);
+  gst_bin_add (GST_BIN (peer->pipeline), peer->webrtc);
+
+  g_signal_connect (peer->webrtc, "on-data-channel",
+      G_CALLBACK (on_data_channel), peer);
+  g_signal_connect (peer->webrtc, "on-ice-candidate",
+      G_CALLBACK (on_ice_candidate), peer);
+  g_signal_connect (peer->webrtc, "notify::ice-connection-state",
+      G_CALLBACK (on_ice_connection_state), peer);
+
+  bus = gst_pipeline_get_bus (GST_PIPELINE (peer->pipeline));
+  peer->bus_watch = gst_bus_add_watch (bus, on_bus_message, peer);
+  gst_object_unref (bus);
+  return peer;
+}
+
+GstBin *
+svc_peer_get_pipeline (SvcPeer * peer)
+{
+  return GST_BIN (peer->pipeline);
+}
+
+/* Links @src (an RTP payloader's pad) to a new send-only transceiver. Call
+ * in the order of the offer's m-lines: webrtcbin pairs unassociated
+ * transceivers with m-lines in order. */
+gboolean
+svc_peer_add_stream (SvcPeer * peer, GstPad * src, SvcStreamKind kind,
+    const SvcOffer * offer, GError ** error)
+{
+  GstPadTemplate *templ;
+  GstPad *sink;
+  GstCaps *caps;
+  GstWebRTCRTPTransceiver *trans = NULL;
+
+  if (kind == SVC_STREAM_VIDEO)
+    caps = gst_caps_new_simple ("application/x-rtp", "media", G_TYPE_STRING,
+        "video", "encoding-name", G_TYPE_STRING,
+        offer->codec == SVC_CODEC_H264 ? "H264" : "VP8", "payload",
+        G_TYPE_INT, offer->video_pt, "clock-rate", G_TYPE_INT, 90000, NULL);
+  else
+    caps = gst_caps_new_simple ("application/x-rtp", "media", G_TYPE_STRING,
+        "audio", "encoding-name", G_TYPE_STRING, "OPUS", "payload",
+        G_TYPE_INT, offer->audio_pt, "clock-rate", G_TYPE_INT, 48000, NULL);
+
+  templ = gst_element_get_pad_template (peer->webrtc, "sink_%u");
+  sink = gst_element_request_pad (peer->webrtc, templ, NULL, caps);
+  if (!sink) {
+    gst_caps_unref (caps);
+    g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_ARGUMENT,
+        "webrtcbin refused a sink pad");
+    return FALSE;
+  }
+  g_object_get (sink, "transceiver", &trans, NULL);
+  if (trans) {
+    g_object_set (trans, "direction",
+        GST_WEBRTC_RTP_TRANSCEIVER_DIRECTION_SENDONLY, "codec-preferences",
+        caps, NULL);
+    gst_object_unref (trans);
+  }
+  gst_caps_unref (caps);
+  if (gst_pad_link (src, sink) != GST_PAD_LINK_OK) {
+    gst_object_unref (sink);
+    g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_ARGUMENT,
+        "cannot link a stream to webrtcbin");
+    return FALSE;
+  }
+  gst_object_unref (sink);
+  return TRUE;
+}
+
+static gboolean
+is_unspecified (const gchar * host)
+{
+  GInetAddress *addr = g_inet_address_new_from_string (host);
+  gboolean any = !addr || g_inet_address_get_is_any (addr);
+
+  if (addr)
+    g_object_unref (addr);
+  return any;
+}
+
+gboolean
+svc_peer_start (SvcPeer * peer, const gchar * offer_sdp, GError ** error)
+{
+  GstSDPMessage *sdp;
+  GstWebRTCSessionDescription *offer;
+  GstPromise *promise;
+  GstElement *ice = NULL;
+
+  /* libnice skips loopback interfaces; with an address added it gathers on
+   * the added addresses only */
+  g_object_get (peer->webrtc, "ice-agent", &ice, NULL);
+  if (ice) {
+    const gchar *host = peer->config->loopback ? "127.0.0.1" :
+        peer->config->host;
+    gboolean ok = FALSE;
+
+    if (!is_unspecified (host))
+      g_signal_emit_by_name (ice, "add-local-ip-address", host, &ok);
+    gst_object_unref (ice);
+  }
+
+  if (gst_element_set_state (peer->pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE) {
+    g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_ARGUMENT,
+        "the session pipeline does not start");
+    return FALSE;
+  }
+
+  if (gst_sdp_message_new_from_text (offer_sdp, &sdp) != GST_SDP_OK) {
+    g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_ARGUMENT,
+        "the offer is not a valid SDP description");
+    return FALSE;
+  }
+  offer = gst_webrtc_session_description_new (GST_WEBRTC_SDP_TYPE_OFFER, sdp);
+  promise = gst_promise_new_with_change_func (on_remote_description_set,
+      peer_ref (peer), (GDestroyNotify) peer_unref);
+  g_signal_emit_by_name (peer->webrtc, "set-remote-description", offer,
+      promise);
+  gst_webrtc_session_description_free (offer);
+  return TRUE;
+}
+
+gboolean
+svc_peer_send (SvcPeer * peer, const gchar * text)
+{
+  GstWebRTCDataChannel *channel = NULL;
+  GError *error = NULL;
+  gboolean ok;
+
+  g_mutex_lock (&peer->lock);
+  if (peer->channel)
+    channel = gst_object_ref (peer->channel);
+  g_mutex_unlock (&peer->lock);
+  if (!channel || peer->closed) {
+    if (channel)
+      gst_object_unref (channel);
+    return FALSE;
+  }
+  ok = gst_webrtc_data_channel_send_string_full (channel, text, &error);
+  if (!ok) {
+    GST_WARNING ("cannot send on the data channel: %s", error->message);
+    g_error_free (error);
+  }
+  gst_object_unref (channel);
+  return ok;
+}
+
+guint64
+svc_peer_get_buffered_amount (SvcPeer * peer)
+{
+  guint64 amount = 0;
+
+  g_mutex_lock (&peer->lock);
+  if (peer->channel)
+    g_object_get (peer->channel, "buffered-amount", &amount, NULL);
+  g_mutex_unlock (&peer->lock);
+  return amount;
+}
+
+gboolean
+svc_peer_channel_is_open (SvcPeer * peer)
+{
+  return peer->open_reported && !peer->closed;
+}
+
+void
+svc_peer_close_channel (SvcPeer * peer)
+{
+  GstWebRTCDataChannel *channel = NULL;
+
+  g_mutex_lock (&peer->lock);
+  if (peer->channel)
+    channel = gst_object_ref (peer->channel);
+  g_mutex_unlock (&peer->lock);
+  if (channel) {
+    gst_webrtc_data_channel_close (channel);
+    gst_object_unref (channel);
+  }
+}
+
+/* Stops the pipeline (the media must be stopped first) and drops the
+ * peer; no callback runs after this. */
+void
+svc_peer_free (SvcPeer * peer)
+{
+  GstWebRTCDataChannel *channel;
+
+  peer->closed = TRUE;
+  if (peer->gather_source) {
+    GSource *source = g_main_context_find_source_by_id (peer->context,
+        peer->gather_source);
+    if (source)
+      g_source_destroy (source);
+    peer->gather_source = 0;
+  }
+  if (peer->bus_watch)
+    g_source_remove (peer->bus_watch);
+  gst_element_set_state (peer->pipeline, GST_STATE_NULL);
+
+  g_mutex_lock (&peer->lock);
+  channel = peer->channel;
+  peer->channel = NULL;
+  g_mutex_unlock (&peer->lock);
+  if (channel) {
+    g_signal_handlers_disconnect_by_data (channel, peer);
+    gst_object_unref (channel);
+  }
+  g_signal_handlers_disconnect_by_data (peer->webrtc, peer);
+  gst_object_unref (peer->pipeline);
+  peer->pipeline = NULL;
+  peer_unref (peer);
+}

@@ -1,0 +1,68 @@
+/* gst-session-service: the WebRTC answerer of one session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#ifndef __SVC_PEER_H__
+#define __SVC_PEER_H__
+
+#include "service.h"
+
+G_BEGIN_DECLS
+
+typedef struct _SvcPeer SvcPeer;
+
+typedef enum
+{
+  SVC_STREAM_VIDEO,
+  SVC_STREAM_AUDIO,
+  SVC_STREAM_DATA,
+  SVC_STREAM_OTHER,
+} SvcStreamKind;
+
+#define SVC_OFFER_MAX_MEDIA 8
+
+/* What an offer asks for, per m-line */
+typedef struct
+{
+  guint n_media;
+  SvcStreamKind kinds[SVC_OFFER_MAX_MEDIA];
+  gboolean has_video;
+  gboolean has_audio;
+  gboolean has_data;
+  SvcCodec codec;
+  guint video_pt;
+  guint audio_pt;
+} SvcOffer;
+
+gboolean svc_offer_parse (const gchar * text, SvcCodec preferred,
+    SvcOffer * offer, GError ** error);
+
+/* All called on the main context, never after svc_peer_free() */
+typedef struct
+{
+  /* the answer with its candidates, or NULL and an error */
+  void (*answer) (gpointer user_data, const gchar * sdp, const GError * error);
+  void (*channel_open) (gpointer user_data);
+  void (*channel_message) (gpointer user_data, const gchar * text);
+  void (*channel_closed) (gpointer user_data);
+  /* the pipeline failed or ICE failed */
+  void (*failed) (gpointer user_data, const gchar * reason);
+} SvcPeerCallbacks;
+
+SvcPeer *svc_peer_new (const SvcConfig * config,
+    const SvcPeerCallbacks * callbacks, gpointer user_data);
+GstBin *svc_peer_get_pipeline (SvcPeer * peer);
+gboolean svc_peer_add_stream (SvcPeer * peer, GstPad * src,
+    SvcStreamKind kind, const SvcOffer * offer, GError ** error);
+gboolean svc_peer_start (SvcPeer * peer, const gchar * offer_sdp,
+    GError ** error);
+gboolean svc_peer_send (SvcPeer * peer, const gchar * text);
+guint64 svc_peer_get_buffered_amount (SvcPeer * peer);
+gboolean svc_peer_channel_is_open (SvcPeer * peer);
+void svc_peer_close_channel (SvcPeer * peer);
+void svc_peer_free (SvcPeer * peer);
+
+G_END_DECLS
+
+#endif /* __SVC_PEER_H__ */

@@ -1,0 +1,66 @@
+/* gst-session-service: the reference service
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#ifndef __SVC_SERVICE_H__
+#define __SVC_SERVICE_H__
+
+#include <gst/gst.h>
+#include <libsoup/soup.h>
+#include <gst/session/session.h>
+
+G_BEGIN_DECLS
+
+GST_DEBUG_CATEGORY_EXTERN (svc_debug);
+#define GST_CAT_DEFAULT svc_debug
+
+typedef struct _SvcService SvcService;
+typedef struct _SvcSession SvcSession;
+typedef struct _SvcFaults SvcFaults;
+
+typedef enum
+{
+  SVC_CODEC_VP8,
+  SVC_CODEC_H264,
+} SvcCodec;
+
+/* Everything the command line sets. Read-only once the server runs. */
+typedef struct
+{
+  gchar *host;
+  guint port;
+  gchar *api_key;               /* never logged */
+  guint runners;                /* concurrent sessions per app */
+  SvcCodec video_codec;         /* preferred codec when the offer has both */
+  gboolean media_cached;
+  guint cached_seconds;
+  guint keepalive_seconds;
+  guint ice_timeout_ms;
+  gint64 world_max_blocks;
+  gint64 world_frames_per_block;
+  gboolean pong_fallback;
+  gdouble configure_timeout;    /* director, seconds; <= 0: none */
+  gdouble session_limit;        /* director, seconds; <= 0: none */
+  gdouble first_chunk_delay;    /* director, seconds */
+  gchar **blocked_words;
+  gboolean loopback;            /* host is a loopback address */
+} SvcConfig;
+
+/* service.c (http.c): the registry of sessions and the HTTP endpoints */
+SvcService *svc_service_new (SvcConfig * config, GPtrArray * rules,
+    GError ** error);
+gchar *svc_service_get_base_url (SvcService * service);
+void svc_service_shutdown (SvcService * service);
+gboolean svc_service_is_idle (SvcService * service);
+void svc_service_free (SvcService * service);
+const SvcConfig *svc_service_get_config (SvcService * service);
+void svc_service_session_changed (SvcService * service,
+    SvcSession * session);
+
+#define SVC_MS(t) ((gdouble) (t) / GST_MSECOND)
+#define SVC_SECONDS(t) ((gdouble) (t) / GST_SECOND)
+
+G_END_DECLS
+
+#endif /* __SVC_SERVICE_H__ */

@@ -1,0 +1,248 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <gst/check/gstcheck.h>
+#include <gio/gio.h>
+#include <string.h>
+
+#include "service-harness.h"
+
+struct _ServiceHarness
+{
+  GSubprocess *proc;
+  gchar *base_url;
+};
+
+static gchar *
+service_binary (void)
+{
+  const gchar *root = g_getenv ("GST_SESSION_BUILD_ROOT");
+
+  fail_unless (root != NULL, "GST_SESSION_BUILD_ROOT is not set");
+  return g_build_filename (root, "tools", "service", "gst-session-service",
+      NULL);
+}
+
+typedef struct
+{
+  gchar *line;
+  gboolean done;
+} LineRead;
+
+static void
+on_line (GObject * source, GAsyncResult * res, gpointer user_data)
+{
+  LineRead *r = user_data;
+
+  r->line = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM
+      (source), res, NULL, NULL);
+  r->done = TRUE;
+}
+
+ServiceHarness *
+service_harness_start (const gchar * first_arg, ...)
+{
+  ServiceHarness *h = g_new0 (ServiceHarness, 1);
+  GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
+  GDataInputStream *in;
+  GMainContext *ctx = g_main_context_new ();
+  LineRead r = { NULL, FALSE };
+  GError *err = NULL;
+  const gchar *arg;
+  gint64 deadline;
+  va_list args;
+
+  g_ptr_array_add (argv, service_binary ());
+  g_ptr_array_add (argv, g_strdup ("--port=0"));
+  va_start (args, first_arg);
+  for (arg = first_arg; arg; arg = va_arg (args, const gchar *))
+    g_ptr_array_add (argv, g_strdup (arg));
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  h->proc = g_subprocess_newv ((const gchar * const *) argv->pdata,
+      G_SUBPROCESS_FLAGS_STDOUT_PIPE, &err);
+  fail_unless (h->proc != NULL, "cannot start the service: %s",
+      err ? err->message : "?");
+  g_ptr_array_unref (argv);
+
+  g_main_context_push_thread_default (ctx);
+  in = g_data_input_stream_new (g_subprocess_get_stdout_pipe (h->proc));
+  g_data_input_stream_read_line_async (in, G_PRIORITY_DEFAULT, NULL, on_line,
+      &r);
+  deadline = g_get_monotonic_time () + 20 * G_TIME_SPAN_SECOND;
+  while (!r.done && g_get_monotonic_time () < deadline) {
+    if (!g_main_context_iteration (ctx, FALSE))
+      g_usleep (2000);
+  }
+  g_main_context_pop_thread_default (ctx);
+  fail_unless (r.line != NULL, "the service printed no URL in time");
+  fail_unless (g_str_has_prefix (r.line, "http://127.0.0.1:"),
+      "unexpected first line: %s", r.line);
+  h->base_url = r.line;
+  g_object_unref (in);
+  g_main_context_unref (ctx);
+  return h;
+}
+
+void
+service_harness_stop (ServiceHarness * h)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+
+  if (h == NULL)
+    return;
+  g_subprocess_send_signal (h->proc, SIGTERM);
+  while (!g_subprocess_get_if_exited (h->proc) &&
+      !g_subprocess_get_if_signaled (h->proc) &&
+      g_get_monotonic_time () < deadline) {
+    GMainContext *ctx = g_main_context_default ();
+
+    if (!g_main_context_iteration (ctx, FALSE))
+      g_usleep (5000);
+  }
+  if (!g_subprocess_get_if_exited (h->proc) &&
+      !g_subprocess_get_if_signaled (h->proc)) {
+    g_subprocess_force_exit (h->proc);
+    fail ("the service did not exit on SIGTERM within 10 s");
+  }
+  g_object_unref (h->proc);
+  g_free (h->base_url);
+  g_free (h);
+}
+
+const gchar *
+service_harness_base_url (ServiceHarness * h)
+{
+  return h->base_url;
+}
+
+gchar *
+service_harness_url (ServiceHarness * h, const gchar * app)
+{
+  return g_strdup_printf ("%s/%s/start-session", h->base_url, app);
+}
+
+struct _BusLog
+{
+  GstElement *pipeline;
+  GMutex lock;
+  GCond cond;
+  GPtrArray *messages;
+};
+
+static GstBusSyncReply
+bus_log_handler (GstBus * bus, GstMessage * msg, gpointer data)
+{
+  BusLog *log = data;
+
+  g_mutex_lock (&log->lock);
+  g_ptr_array_add (log->messages, gst_message_ref (msg));
+  g_cond_broadcast (&log->cond);
+  g_mutex_unlock (&log->lock);
+  return GST_BUS_DROP;
+}
+
+BusLog *
+bus_log_new (GstElement * pipeline)
+{
+  BusLog *log = g_new0 (BusLog, 1);
+  GstBus *bus = gst_element_get_bus (pipeline);
+
+  log->pipeline = gst_object_ref (pipeline);
+  g_mutex_init (&log->lock);
+  g_cond_init (&log->cond);
+  log->messages = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_message_unref);
+  gst_bus_set_sync_handler (bus, bus_log_handler, log, NULL);
+  gst_object_unref (bus);
+  return log;
+}
+
+void
+bus_log_free (BusLog * log)
+{
+  GstBus *bus = gst_element_get_bus (log->pipeline);
+
+  gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (log->pipeline);
+  g_ptr_array_unref (log->messages);
+  g_mutex_clear (&log->lock);
+  g_cond_clear (&log->cond);
+  g_free (log);
+}
+
+static gboolean
+matches (GstMessage * msg, GstMessageType type, const gchar * name)
+{
+  const GstStructure *s;
+
+  if (!(GST_MESSAGE_TYPE (msg) & type))
+    return FALSE;
+  if (name == NULL)
+    return TRUE;
+  s = gst_message_get_structure (msg);
+  return s && gst_structure_has_name (s, name);
+}
+
+static GstMessage *
+find_locked (BusLog * log, GstMessageType type, const gchar * name, guint nth)
+{
+  guint i, seen = 0;
+
+  for (i = 0; i < log->messages->len; i++) {
+    GstMessage *msg = g_ptr_array_index (log->messages, i);
+
+    if (matches (msg, type, name) && ++seen == nth)
+      return gst_message_ref (msg);
+  }
+  return NULL;
+}
+
+GstMessage *
+bus_log_wait (BusLog * log, GstMessageType type, const gchar * name,
+    guint nth, GstClockTime timeout)
+{
+  gint64 deadline = g_get_monotonic_time () + timeout / GST_USECOND;
+  GstMessage *msg;
+
+  g_mutex_lock (&log->lock);
+  while ((msg = find_locked (log, type, name, nth)) == NULL) {
+    if (!g_cond_wait_until (&log->cond, &log->lock, deadline))
+      break;
+  }
+  g_mutex_unlock (&log->lock);
+  return msg;
+}
+
+guint
+bus_log_count (BusLog * log, GstMessageType type, const gchar * name)
+{
+  guint i, n = 0;
+
+  g_mutex_lock (&log->lock);
+  for (i = 0; i < log->messages->len; i++)
+    if (matches (g_ptr_array_index (log->messages, i), type, name))
+      n++;
+  g_mutex_unlock (&log->lock);
+  return n;
+}
+
+void
+bus_log_assert_no_error (BusLog * log)
+{
+  GstMessage *msg = bus_log_wait (log, GST_MESSAGE_ERROR, NULL, 1, 0);
+
+  if (msg) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+
+    gst_message_parse_error (msg, &err, &dbg);
+    fail ("unexpected error from %s: %s (%s)",
+        GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message,
+        GST_STR_NULL (dbg));
+  }
+}

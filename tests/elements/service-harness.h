@@ -1,0 +1,44 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The reference service as a child process on 127.0.0.1, port 0, for the
+ * element tests; and bounded waits on a pipeline's bus.
+ */
+
+#ifndef __SERVICE_HARNESS_H__
+#define __SERVICE_HARNESS_H__
+
+#include <gst/gst.h>
+
+G_BEGIN_DECLS
+
+typedef struct _ServiceHarness ServiceHarness;
+
+/* Starts gst-session-service with the given extra arguments (NULL
+ * terminated); fails the test if it does not print its URL in time. */
+ServiceHarness *service_harness_start (const gchar * first_arg, ...)
+    G_GNUC_NULL_TERMINATED;
+void service_harness_stop (ServiceHarness * h);
+const gchar *service_harness_base_url (ServiceHarness * h);
+/* the start-session endpoint of "world" or "director" (free it) */
+gchar *service_harness_url (ServiceHarness * h, const gchar * app);
+
+/* Records every message of a pipeline's bus (a sync handler), so tests
+ * wait for the Nth message of a kind with a bound, in any order. */
+typedef struct _BusLog BusLog;
+
+BusLog *bus_log_new (GstElement * pipeline);
+void bus_log_free (BusLog * log);
+/* the @nth (from 1) message of @type (and, when @name is set, whose
+ * structure has that name), waiting up to @timeout; NULL on timeout */
+GstMessage *bus_log_wait (BusLog * log, GstMessageType type,
+    const gchar * name, guint nth, GstClockTime timeout);
+guint bus_log_count (BusLog * log, GstMessageType type, const gchar * name);
+/* fails the test if an error was posted */
+void bus_log_assert_no_error (BusLog * log);
+
+
+G_END_DECLS
+
+#endif

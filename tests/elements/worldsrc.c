@@ -1,0 +1,674 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * worldsrc against the reference service, over real WebRTC on 127.0.0.1:
+ * frames, timestamps, the control messages and their acknowledgements,
+ * refusals, the end of a stream, renewal, faults, and state changes.
+ */
+
+#include <gst/check/gstcheck.h>
+#include <gst/app/gstappsink.h>
+#include <gst/pbutils/pbutils.h>
+#include <glib/gstdio.h>
+
+#include "service-harness.h"
+
+#define FRAME (GST_SECOND / 16)
+#define WAIT (20 * GST_SECOND)
+
+/* ---- collecting frames ---- */
+
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  GArray *pts;
+  GArray *arrival;              /* monotonic µs */
+  GstCaps *caps;
+  gboolean eos;
+} Frames;
+
+static GstFlowReturn
+on_sample (GstAppSink * sink, gpointer data)
+{
+  Frames *f = data;
+  GstSample *sample = gst_app_sink_pull_sample (sink);
+  GstClockTime pts;
+  gint64 now = g_get_monotonic_time ();
+
+  if (sample == NULL)
+    return GST_FLOW_EOS;
+  pts = GST_BUFFER_PTS (gst_sample_get_buffer (sample));
+  g_mutex_lock (&f->lock);
+  g_array_append_val (f->pts, pts);
+  g_array_append_val (f->arrival, now);
+  if (f->caps == NULL)
+    f->caps = gst_caps_ref (gst_sample_get_caps (sample));
+  g_cond_broadcast (&f->cond);
+  g_mutex_unlock (&f->lock);
+  gst_sample_unref (sample);
+  return GST_FLOW_OK;
+}
+
+static void
+on_eos (GstAppSink * sink, gpointer data)
+{
+  Frames *f = data;
+
+  g_mutex_lock (&f->lock);
+  f->eos = TRUE;
+  g_cond_broadcast (&f->cond);
+  g_mutex_unlock (&f->lock);
+}
+
+static Frames *
+frames_attach (GstElement * pipeline)
+{
+  GstAppSinkCallbacks cb = { on_eos, NULL, on_sample, };
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  Frames *f = g_new0 (Frames, 1);
+
+  g_mutex_init (&f->lock);
+  g_cond_init (&f->cond);
+  f->pts = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
+  f->arrival = g_array_new (FALSE, FALSE, sizeof (gint64));
+  gst_app_sink_set_callbacks (GST_APP_SINK (sink), &cb, f, NULL);
+  gst_object_unref (sink);
+  return f;
+}
+
+static void
+frames_free (Frames * f)
+{
+  g_array_unref (f->pts);
+  g_array_unref (f->arrival);
+  gst_clear_caps (&f->caps);
+  g_mutex_clear (&f->lock);
+  g_cond_clear (&f->cond);
+  g_free (f);
+}
+
+/* waits until @n frames arrived (or EOS); returns how many did */
+static guint
+frames_wait (Frames * f, guint n, GstClockTime timeout)
+{
+  gint64 deadline = g_get_monotonic_time () + timeout / GST_USECOND;
+  guint have;
+
+  g_mutex_lock (&f->lock);
+  while (f->pts->len < n && !f->eos)
+    if (!g_cond_wait_until (&f->cond, &f->lock, deadline))
+      break;
+  have = f->pts->len;
+  g_mutex_unlock (&f->lock);
+  return have;
+}
+
+static gboolean
+frames_wait_eos (Frames * f, GstClockTime timeout)
+{
+  gint64 deadline = g_get_monotonic_time () + timeout / GST_USECOND;
+  gboolean eos;
+
+  g_mutex_lock (&f->lock);
+  while (!f->eos)
+    if (!g_cond_wait_until (&f->cond, &f->lock, deadline))
+      break;
+  eos = f->eos;
+  g_mutex_unlock (&f->lock);
+  return eos;
+}
+
+/* every timestamp one frame after the one before: no gap, no overlap */
+static void
+assert_continuous (Frames * f, guint from, guint to)
+{
+  guint i;
+
+  g_mutex_lock (&f->lock);
+  for (i = from + 1; i < to && i < f->pts->len; i++) {
+    GstClockTime a = g_array_index (f->pts, GstClockTime, i - 1);
+    GstClockTime b = g_array_index (f->pts, GstClockTime, i);
+
+    fail_unless (GST_CLOCK_TIME_IS_VALID (b));
+    fail_unless (b - a == FRAME, "frame %u at %" GST_TIME_FORMAT
+        " follows %" GST_TIME_FORMAT, i, GST_TIME_ARGS (b), GST_TIME_ARGS (a));
+  }
+  g_mutex_unlock (&f->lock);
+}
+
+static GstElement *
+world_pipeline (ServiceHarness * svc, const gchar * props)
+{
+  gchar *url = service_harness_url (svc, "world");
+  gchar *desc = g_strdup_printf ("worldsrc name=src url=%s %s ! "
+      "appsink name=sink sync=false", url, props ? props : "");
+  GError *err = NULL;
+  GstElement *pipeline = gst_parse_launch (desc, &err);
+
+  fail_unless (pipeline != NULL, "%s", err ? err->message : "?");
+  g_free (desc);
+  g_free (url);
+  return pipeline;
+}
+
+static GstElement *
+get_src (GstElement * pipeline)
+{
+  return gst_bin_get_by_name (GST_BIN (pipeline), "src");
+}
+
+static void
+stop_pipeline (GstElement * pipeline)
+{
+  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (pipeline);
+}
+
+static GstMessage *
+expect (BusLog * log, const gchar * name, guint nth)
+{
+  GstMessage *msg = bus_log_wait (log, GST_MESSAGE_ELEMENT, name, nth, WAIT);
+
+  fail_unless (msg != NULL, "no %s message (#%u) within 20 s", name, nth);
+  return msg;
+}
+
+/* ---- tests ---- */
+
+GST_START_TEST (test_frames_size_rate_timestamps)
+{
+  ServiceHarness *svc = service_harness_start (NULL);
+  GstElement *pipeline = world_pipeline (svc, NULL);
+  BusLog *log = bus_log_new (pipeline);
+  Frames *f = frames_attach (pipeline);
+  GstStructure *s;
+  gint w, h, n, d;
+  gint64 span;
+
+  fail_unless_equals_int (gst_element_set_state (pipeline,
+          GST_STATE_PLAYING), GST_STATE_CHANGE_ASYNC);
+  fail_unless (frames_wait (f, 49, WAIT) >= 49, "fewer than 49 frames");
+  bus_log_assert_no_error (log);
+
+  s = gst_caps_get_structure (f->caps, 0);
+  fail_unless (gst_structure_has_name (s, "video/x-raw"));
+  fail_unless (gst_structure_get_int (s, "width", &w));
+  fail_unless (gst_structure_get_int (s, "height", &h));
+  fail_unless (gst_structure_get_fraction (s, "framerate", &n, &d));
+  fail_unless_equals_int (w, 1280);
+  fail_unless_equals_int (h, 704);
+  fail_unless_equals_int (n, 16);
+  fail_unless_equals_int (d, 1);
+  assert_continuous (f, 0, 49);
+
+  /* the real rate: 48 frame intervals take 3 s of wall time (±20%) */
+  span = g_array_index (f->arrival, gint64, 48) -
+      g_array_index (f->arrival, gint64, 0);
+  fail_unless (span > 2400000 && span < 3600000, "48 frames in %"
+      G_GINT64_FORMAT " µs", span);
+
+  /* a session_info arrived and is readable */
+  gst_message_unref (expect (log, "world/session_info", 1));
+  {
+    GstElement *src = get_src (pipeline);
+    GstStructure *info = NULL;
+    gint64 fpb;
+
+    g_object_get (src, "session-info", &info, NULL);
+    fail_unless (info != NULL);
+    fail_unless (gst_structure_get_int64 (info, "frames_per_block", &fpb));
+    gst_structure_free (info);
+    gst_object_unref (src);
+  }
+  gst_message_unref (expect (log, "session/negotiated", 1));
+
+  stop_pipeline (pipeline);
+  bus_log_free (log);
+  frames_free (f);
+  service_harness_stop (svc);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_configure_prompt_commands_ping)
+{
+  ServiceHarness *svc = service_harness_start (NULL);
+  GstElement *pipeline = world_pipeline (svc,
+      "preset=desert-valley prompt=\"dunes at dusk\"");
+  BusLog *log = bus_log_new (pipeline);
+  Frames *f = frames_attach (pipeline);
+  GstElement *src = get_src (pipeline);
+  GstMessage *msg;
+  gboolean ok = FALSE;
+  gchar *held = NULL;
+  gdouble rtt = -1;
+  const GstStructure *s;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  /* configure → configured */
+  gst_message_unref (expect (log, "world/configured", 1));
+  fail_unless (frames_wait (f, 8, WAIT) >= 8);
+
+  /* a prompt change while playing → prompt_applied */
+  g_object_set (src, "prompt", "dunes at night", NULL);
+  gst_message_unref (expect (log, "world/prompt_applied", 1));
+
+  /* held commands and a one-shot */
+  g_signal_emit_by_name (src, "press", "forward", &ok);
+  fail_unless (ok);
+  g_signal_emit_by_name (src, "press", "look_left", &ok);
+  fail_unless (ok);
+  g_object_get (src, "commands", &held, NULL);
+  fail_unless_equals_string (held, "forward+look_left");
+  g_free (held);
+
+  /* a conflicting command is refused with a warning, nothing changes */
+  g_signal_emit_by_name (src, "press", "backward", &ok);
+  fail_if (ok);
+  msg = bus_log_wait (log, GST_MESSAGE_WARNING, NULL, 1, WAIT);
+  fail_unless (msg != NULL);
+  {
+    GError *err = NULL;
+
+    gst_message_parse_warning (msg, &err, NULL);
+    fail_unless (strstr (err->message, "backward") != NULL, "%s",
+        err->message);
+    g_error_free (err);
+  }
+  gst_message_unref (msg);
+  g_object_get (src, "commands", &held, NULL);
+  fail_unless_equals_string (held, "forward+look_left");
+  g_free (held);
+
+  g_signal_emit_by_name (src, "activate", "look_up", &ok);
+  fail_unless (ok);
+  g_signal_emit_by_name (src, "release", "forward+look_left", &ok);
+  fail_unless (ok);
+
+  /* an invalid prompt is refused; the property keeps its value */
+  {
+    gchar *long_prompt = g_strnfill (2001, 'x');
+    gchar *p = NULL;
+
+    g_object_set (src, "prompt", long_prompt, NULL);
+    g_object_get (src, "prompt", &p, NULL);
+    fail_unless_equals_string (p, "dunes at night");
+    g_free (p);
+    g_free (long_prompt);
+    msg = bus_log_wait (log, GST_MESSAGE_WARNING, NULL, 2, WAIT);
+    fail_unless (msg != NULL);
+    gst_message_unref (msg);
+  }
+
+  /* ping → pong with the round trip */
+  g_signal_emit_by_name (src, "ping", &ok);
+  fail_unless (ok);
+  msg = expect (log, "world/pong", 1);
+  s = gst_message_get_structure (msg);
+  fail_unless (gst_structure_get_double (s, "rtt_ms", &rtt));
+  fail_unless (rtt >= 0 && rtt < 1000, "rtt %f", rtt);
+  gst_message_unref (msg);
+
+  /* reset → reset_applied */
+  g_signal_emit_by_name (src, "reset", "alpine-meadow", NULL, "spring", &ok);
+  fail_unless (ok);
+  gst_message_unref (expect (log, "world/reset_applied", 1));
+
+  /* stats arrive once per block */
+  gst_message_unref (expect (log, "world/stats", 1));
+  bus_log_assert_no_error (log);
+
+  gst_object_unref (src);
+  stop_pipeline (pipeline);
+  bus_log_free (log);
+  frames_free (f);
+  service_harness_stop (svc);
+}
+
+GST_END_TEST;
+
+/* stream_exhausted → EOS and a finalised MP4 whose duration matches */
+GST_START_TEST (test_exhausted_gives_playable_mp4)
+{
+  ServiceHarness *svc = service_harness_start ("--world-max-blocks=2",
+      "--world-frames-per-block=16", NULL);
+  gchar *url = service_harness_url (svc, "world");
+  gchar *path = g_build_filename (g_get_tmp_dir (), "worldsrc-test.mp4",
+      NULL);
+  gchar *desc = g_strdup_printf ("worldsrc url=%s ! videoconvert ! "
+      "x264enc tune=zerolatency speed-preset=ultrafast ! mp4mux ! "
+      "filesink location=%s", url, path);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  BusLog *log = bus_log_new (pipeline);
+  GstMessage *msg;
+  GstDiscoverer *disc;
+  GstDiscovererInfo *info;
+  gchar *uri;
+  GstClockTime duration;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  gst_message_unref (expect (log, "world/stream_exhausted", 1));
+  msg = bus_log_wait (log, GST_MESSAGE_EOS, NULL, 1, WAIT);
+  fail_unless (msg != NULL, "no EOS after stream_exhausted");
+  gst_message_unref (msg);
+  bus_log_assert_no_error (log);
+  stop_pipeline (pipeline);
+
+  disc = gst_discoverer_new (10 * GST_SECOND, NULL);
+  uri = gst_filename_to_uri (path, NULL);
+  info = gst_discoverer_discover_uri (disc, uri, NULL);
+  fail_unless (info != NULL);
+  fail_unless_equals_int (gst_discoverer_info_get_result (info),
+      GST_DISCOVERER_OK);
+  duration = gst_discoverer_info_get_duration (info);
+  /* 2 blocks of 16 frames: 2 s of media (the first frames may be
+   * missed while the stream starts) */
+  fail_unless (duration >= 1500 * GST_MSECOND &&
+      duration <= 2500 * GST_MSECOND, "duration %" GST_TIME_FORMAT,
+      GST_TIME_ARGS (duration));
+  gst_discoverer_info_unref (info);
+  g_object_unref (disc);
+  g_unlink (path);
+  g_free (uri);
+  g_free (desc);
+  g_free (path);
+  g_free (url);
+  bus_log_free (log);
+  service_harness_stop (svc);
+}
+
+GST_END_TEST;
+
+/* renew: a second session continues the timeline without a gap */
+GST_START_TEST (test_renew_keeps_timeline)
+{
+  ServiceHarness *svc = service_harness_start ("--world-max-blocks=1",
+      "--world-frames-per-block=16", NULL);
+  GstElement *pipeline = world_pipeline (svc, "renew=true prompt=hills");
+  BusLog *log = bus_log_new (pipeline);
+  Frames *f = frames_attach (pipeline);
+  guint n;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  gst_message_unref (expect (log, "world/stream_exhausted", 1));
+  gst_message_unref (expect (log, "session/negotiated", 2));
+  /* the new session is configured again from the properties */
+  gst_message_unref (expect (log, "world/configured", 2));
+  n = frames_wait (f, 40, WAIT);
+  fail_unless (n >= 40, "%u frames", n);
+  fail_if (f->eos);
+  assert_continuous (f, 0, n);
+  bus_log_assert_no_error (log);
+  stop_pipeline (pipeline);
+  bus_log_free (log);
+  frames_free (f);
+  service_harness_stop (svc);
+}
+
+GST_END_TEST;
+
+/* a transient refusal is retried, then the session starts */
+GST_START_TEST (test_transient_refusal_retried)
+{
+  ServiceHarness *svc =
+      service_harness_start ("--fault-refuse=runner_scheduling_failure:1",
+      NULL);
+  GstElement *pipeline = world_pipeline (svc, NULL);
+  BusLog *log = bus_log_new (pipeline);
+  Frames *f = frames_attach (pipeline);
+  GstMessage *msg;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = bus_log_wait (log, GST_MESSAGE_WARNING, NULL, 1, WAIT);
+  fail_unless (msg != NULL, "no warning for the refused start");
+  gst_message_unref (msg);
+  fail_unless (frames_wait (f, 8, WAIT) >= 8);
+  msg = expect (log, "session/negotiated", 1);
+  {
+    guint attempts = 0;
+
+    gst_structure_get_uint (gst_message_get_structure (msg), "attempts",
+        &attempts);
+    fail_unless_equals_int (attempts, 2);
+  }
+  gst_message_unref (msg);
+  bus_log_assert_no_error (log);
+  stop_pipeline (pipeline);
+  bus_log_free (log);
+  frames_free (f);
+  service_harness_stop (svc);
+}
+
+GST_END_TEST;
+
+/* a model-level 422 is permanent: an element error naming type and loc */
+GST_START_TEST (test_422_is_an_element_error)
+{
+  ServiceHarness *svc =
+      service_harness_start ("--fault-refuse=image_too_small", NULL);
+  GstElement *pipeline = world_pipeline (svc, NULL);
+  BusLog *log = bus_log_new (pipeline);
+  GstMessage *msg;
+  GError *err = NULL;
+  const GstStructure *details = NULL;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = bus_log_wait (log, GST_MESSAGE_ERROR, NULL, 1, WAIT);
+  fail_unless (msg != NULL, "no error for a 422");
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (strstr (err->message, "image_too_small") != NULL, "%s",
+      err->message);
+  gst_message_parse_error_details (msg, &details);
+  fail_unless (details != NULL);
+  fail_unless_equals_string (gst_structure_get_string (details,
+          "error-type"), "image_too_small");
+  fail_unless (gst_structure_get_string (details, "loc") != NULL);
+  g_error_free (err);
+  gst_message_unref (msg);
+  /* not retried */
+  fail_unless_equals_int (bus_log_count (log, GST_MESSAGE_WARNING, NULL), 0);
+  stop_pipeline (pipeline);
+  bus_log_free (log);
+  service_harness_stop (svc);
+}
+
+GST_END_TEST;
+
+/* the peer goes away silently: EOS and a warning, the file is playable */
+GST_START_TEST (test_peer_dropped_gives_eos)
+{
+  ServiceHarness *svc = service_harness_start ("--fault-drop-after=2",
+      NULL);
+  GstElement *pipeline = world_pipeline (svc, "media-timeout=1000");
+  BusLog *log = bus_log_new (pipeline);
+  Frames *f = frames_attach (pipeline);
+  GstMessage *msg;
+  guint n;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  fail_unless (frames_wait_eos (f, WAIT), "no EOS after the peer dropped");
+  msg = bus_log_wait (log, GST_MESSAGE_WARNING, NULL, 1, 0);
+  fail_unless (msg != NULL, "no warning for the lost session");
+  gst_message_unref (msg);
+  n = f->pts->len;
+  fail_unless (n >= 16, "%u frames", n);
+  assert_continuous (f, 0, n);
+  bus_log_assert_no_error (log);
+  stop_pipeline (pipeline);
+  bus_log_free (log);
+  frames_free (f);
+  service_harness_stop (svc);
+}
+
+GST_END_TEST;
+
+/* EOS sent to the pipeline (gst-launch -e): stop, stream_exhausted, EOS */
+GST_START_TEST (test_eos_sends_stop)
+{
+  ServiceHarness *svc = service_harness_start (NULL);
+  GstElement *pipeline = world_pipeline (svc, NULL);
+  BusLog *log = bus_log_new (pipeline);
+  Frames *f = frames_attach (pipeline);
+  GstMessage *msg;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  fail_unless (frames_wait (f, 8, WAIT) >= 8);
+  fail_unless (gst_element_send_event (pipeline, gst_event_new_eos ()));
+  gst_message_unref (expect (log, "world/stream_exhausted", 1));
+  msg = bus_log_wait (log, GST_MESSAGE_EOS, NULL, 1, WAIT);
+  fail_unless (msg != NULL);
+  gst_message_unref (msg);
+  bus_log_assert_no_error (log);
+  stop_pipeline (pipeline);
+  bus_log_free (log);
+  frames_free (f);
+  service_harness_stop (svc);
+}
+
+GST_END_TEST;
+
+/* the control script applies its actions at their times */
+GST_START_TEST (test_control_script)
+{
+  ServiceHarness *svc = service_harness_start (NULL);
+  gchar *path = g_build_filename (g_get_tmp_dir (), "worldsrc-steer.txt",
+      NULL);
+  gchar *props;
+  GstElement *pipeline;
+  BusLog *log;
+  GstMessage *msg;
+  GstClockTime t;
+
+  fail_unless (g_file_set_contents (path,
+          "# test script\n"
+          "0.5 press forward\n" "1.0 prompt a river at dawn\n"
+          "1.5 release forward\n" "1.6 ping\n", -1, NULL));
+  props = g_strdup_printf ("control-script=%s", path);
+  pipeline = world_pipeline (svc, props);
+  log = bus_log_new (pipeline);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = expect (log, "world/prompt_applied", 1);
+  /* applied no earlier than its time */
+  t = GST_MESSAGE_TIMESTAMP (msg);
+  (void) t;
+  gst_message_unref (msg);
+  gst_message_unref (expect (log, "world/pong", 1));
+  bus_log_assert_no_error (log);
+  stop_pipeline (pipeline);
+  bus_log_free (log);
+  g_unlink (path);
+  g_free (path);
+  g_free (props);
+
+  /* an invalid script fails NULL→READY with the line in the error */
+  path = g_build_filename (g_get_tmp_dir (), "worldsrc-bad.txt", NULL);
+  fail_unless (g_file_set_contents (path, "0 press forward\n"
+          "1 jump\n", -1, NULL));
+  props = g_strdup_printf ("control-script=%s", path);
+  pipeline = world_pipeline (svc, props);
+  log = bus_log_new (pipeline);
+  fail_unless_equals_int (gst_element_set_state (pipeline,
+          GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE);
+  msg = bus_log_wait (log, GST_MESSAGE_ERROR, NULL, 1, WAIT);
+  fail_unless (msg != NULL);
+  {
+    GError *err = NULL;
+
+    gst_message_parse_error (msg, &err, NULL);
+    fail_unless (strstr (err->message, "line 2") != NULL, "%s",
+        err->message);
+    g_error_free (err);
+  }
+  gst_message_unref (msg);
+  stop_pipeline (pipeline);
+  bus_log_free (log);
+  g_unlink (path);
+  g_free (path);
+  g_free (props);
+  service_harness_stop (svc);
+}
+
+GST_END_TEST;
+
+/* states: repeated start/stop cycles, also mid-negotiation, no hang */
+GST_START_TEST (test_start_stop_cycles)
+{
+  ServiceHarness *svc = service_harness_start (NULL);
+  guint i;
+
+  for (i = 0; i < 50; i++) {
+    GstElement *pipeline = world_pipeline (svc, NULL);
+    gint64 t0 = g_get_monotonic_time ();
+
+    gst_element_set_state (pipeline, GST_STATE_PLAYING);
+    /* alternate: stop mid-negotiation, or after the first frame */
+    if (i % 2) {
+      Frames *f = frames_attach (pipeline);
+
+      fail_unless (frames_wait (f, 1, WAIT) >= 1, "cycle %u: no frame", i);
+      stop_pipeline (pipeline);
+      frames_free (f);
+    } else {
+      g_usleep (G_USEC_PER_SEC / 50);
+      stop_pipeline (pipeline);
+    }
+    fail_unless (g_get_monotonic_time () - t0 < 25 * G_USEC_PER_SEC,
+        "cycle %u took too long", i);
+  }
+  service_harness_stop (svc);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_states_without_service)
+{
+  GstElement *src = gst_element_factory_make ("worldsrc", NULL);
+  guint i;
+
+  fail_unless (src != NULL);
+  for (i = 0; i < 3; i++) {
+    fail_unless_equals_int (gst_element_set_state (src, GST_STATE_READY),
+        GST_STATE_CHANGE_SUCCESS);
+    fail_unless_equals_int (gst_element_set_state (src, GST_STATE_PAUSED),
+        GST_STATE_CHANGE_NO_PREROLL);
+    fail_unless_equals_int (gst_element_set_state (src, GST_STATE_NULL),
+        GST_STATE_CHANGE_SUCCESS);
+  }
+  /* the pad is always there */
+  {
+    GstPad *pad = gst_element_get_static_pad (src, "video");
+
+    fail_unless (pad != NULL);
+    gst_object_unref (pad);
+  }
+  gst_object_unref (src);
+}
+
+GST_END_TEST;
+
+static Suite *
+worldsrc_suite (void)
+{
+  Suite *s = suite_create ("worldsrc");
+  TCase *tc = tcase_create ("service");
+
+  tcase_set_timeout (tc, 300);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_states_without_service);
+  tcase_add_test (tc, test_frames_size_rate_timestamps);
+  tcase_add_test (tc, test_configure_prompt_commands_ping);
+  tcase_add_test (tc, test_exhausted_gives_playable_mp4);
+  tcase_add_test (tc, test_renew_keeps_timeline);
+  tcase_add_test (tc, test_transient_refusal_retried);
+  tcase_add_test (tc, test_422_is_an_element_error);
+  tcase_add_test (tc, test_peer_dropped_gives_eos);
+  tcase_add_test (tc, test_eos_sends_stop);
+  tcase_add_test (tc, test_control_script);
+  tcase_add_test (tc, test_start_stop_cycles);
+  return s;
+}
+
+GST_CHECK_MAIN (worldsrc);

@@ -284,6 +284,210 @@ GST_START_TEST (test_stop)
 
 GST_END_TEST;
 
+/* ------------------------------------------------------------- commands */
+
+/* {"type":"<type>","<field>":[<items>]} with @items already JSON text */
+static gchar *
+json_with_array (const gchar * type, const gchar * field, const gchar * items)
+{
+  return g_strdup_printf ("{\"type\":\"%s\",\"%s\":[%s]}", type, field,
+      items);
+}
+
+/* eight items, each allowed value used, some repeated */
+static const gchar *eight_commands =
+    "\"forward\",\"forward\",\"left\",\"look_up\",\"look_left\","
+    "\"look_left\",\"left\",\"forward\"";
+
+static const gchar *all_commands =
+    "\"forward\",\"left\",\"look_up\",\"look_left\"";
+
+static const gchar *other_commands =
+    "\"backward\",\"right\",\"look_down\",\"look_right\"";
+
+static const gchar *command_fields[] = { "active", "activated" };
+
+GST_START_TEST (test_commands_items)
+{
+  guint f;
+
+  accept (CLIENT, "{\"type\":\"commands\"}");
+  accept (CLIENT, "{\"type\":\"commands\",\"active\":[],\"activated\":[]}");
+
+  for (f = 0; f < G_N_ELEMENTS (command_fields); f++) {
+    const gchar *field = command_fields[f];
+    gchar *pointer = g_strdup_printf ("/%s", field);
+    gchar *pointer0 = g_strdup_printf ("/%s/0", field);
+    gchar *items, *json;
+
+    json = json_with_array ("commands", field, eight_commands);
+    accept (CLIENT, json);
+    g_free (json);
+
+    json = json_with_array ("commands", field, all_commands);
+    accept (CLIENT, json);
+    g_free (json);
+
+    json = json_with_array ("commands", field, other_commands);
+    accept (CLIENT, json);
+    g_free (json);
+
+    items = g_strdup_printf ("%s,\"right\"", eight_commands);
+    json = json_with_array ("commands", field, items);
+    refuse (CLIENT, json, "commands", pointer, "8");
+    g_free (json);
+    g_free (items);
+
+    json = json_with_array ("commands", field, "\"fly\"");
+    refuse (CLIENT, json, "commands", pointer0, "fly");
+    g_free (json);
+
+    json = json_with_array ("commands", field, "\"Forward\"");
+    refuse (CLIENT, json, "commands", pointer0, NULL);
+    g_free (json);
+
+    json = json_with_array ("commands", field, "1");
+    refuse (CLIENT, json, "commands", pointer0, NULL);
+    g_free (json);
+
+    json = json_with_array ("commands", field, "null");
+    refuse (CLIENT, json, "commands", pointer0, NULL);
+    g_free (json);
+
+    json = g_strdup_printf ("{\"type\":\"commands\",\"%s\":\"forward\"}",
+        field);
+    refuse (CLIENT, json, "commands", pointer, NULL);
+    g_free (json);
+
+    g_free (pointer);
+    g_free (pointer0);
+  }
+}
+
+GST_END_TEST;
+
+static const gchar *conflict_groups[][2] = {
+  {"forward", "backward"},
+  {"left", "right"},
+  {"look_up", "look_down"},
+  {"look_left", "look_right"},
+};
+
+GST_START_TEST (test_commands_conflicts)
+{
+  guint f, g;
+
+  for (f = 0; f < G_N_ELEMENTS (command_fields); f++) {
+    const gchar *field = command_fields[f];
+    gchar *pointer1 = g_strdup_printf ("/%s/1", field);
+    gchar *pointer2 = g_strdup_printf ("/%s/2", field);
+
+    for (g = 0; g < G_N_ELEMENTS (conflict_groups); g++) {
+      const gchar *a = conflict_groups[g][0], *b = conflict_groups[g][1];
+      gchar *items, *json;
+
+      items = g_strdup_printf ("\"%s\",\"%s\"", a, b);
+      json = json_with_array ("commands", field, items);
+      refuse (CLIENT, json, "commands", pointer1, a);
+      g_free (json);
+      g_free (items);
+
+      /* the other order, with a repeat and an unrelated command between */
+      items = g_strdup_printf ("\"%s\",\"%s\",\"%s\"", b, b, a);
+      json = json_with_array ("commands", field, items);
+      refuse (CLIENT, json, "commands", pointer2, b);
+      g_free (json);
+      g_free (items);
+    }
+    g_free (pointer1);
+    g_free (pointer2);
+  }
+
+  /* the groups apply within one list, not across active and activated */
+  for (g = 0; g < G_N_ELEMENTS (conflict_groups); g++) {
+    gchar *json = g_strdup_printf ("{\"type\":\"commands\","
+        "\"active\":[\"%s\"],\"activated\":[\"%s\"]}",
+        conflict_groups[g][0], conflict_groups[g][1]);
+
+    accept (CLIENT, json);
+    g_free (json);
+  }
+}
+
+GST_END_TEST;
+
+/* ----------------------------------------------------------------- keys */
+
+GST_START_TEST (test_keys)
+{
+  static const gchar *fields[] = { "pressed", "activated" };
+  guint f;
+
+  accept (CLIENT, "{\"type\":\"keys\"}");
+  accept (CLIENT, "{\"type\":\"keys\",\"pressed\":[\"KeyW\",\"ArrowUp\"],"
+      "\"activated\":[\"Space\"]}");
+
+  for (f = 0; f < G_N_ELEMENTS (fields); f++) {
+    gchar *pointer = g_strdup_printf ("/%s", fields[f]);
+    gchar *items, *json;
+
+    /* 32 items (repeats allowed), then 33 */
+    items = repeat ("\"KeyW\",", 32);
+    items[strlen (items) - 1] = '\0';
+    json = json_with_array ("keys", fields[f], items);
+    accept (CLIENT, json);
+    g_free (json);
+    g_free (items);
+
+    items = repeat ("\"KeyW\",", 33);
+    items[strlen (items) - 1] = '\0';
+    json = json_with_array ("keys", fields[f], items);
+    refuse (CLIENT, json, "keys", pointer, "32");
+    g_free (json);
+    g_free (items);
+
+    json = json_with_array ("keys", fields[f], "7");
+    refuse (CLIENT, json, "keys", pointer, NULL);
+    g_free (json);
+
+    g_free (pointer);
+  }
+}
+
+GST_END_TEST;
+
+/* ----------------------------------------------------------------- ping */
+
+GST_START_TEST (test_ping)
+{
+  GstSessionMessage *msg;
+  const GValue *v;
+  gdouble ts;
+
+  msg = parse_ok (CLIENT, "{\"type\":\"ping\",\"ts\":12.5}");
+  fail_unless (gst_structure_get_double (gst_session_message_get_structure
+          (msg), "ts", &ts));
+  fail_unless (ts == 12.5);
+  gst_session_message_unref (msg);
+
+  /* a number without fraction is still a number (a double) */
+  msg = parse_ok (CLIENT, "{\"type\":\"ping\",\"ts\":3}");
+  v = gst_structure_get_value (gst_session_message_get_structure (msg), "ts");
+  fail_unless (v != NULL && G_VALUE_HOLDS_DOUBLE (v));
+  fail_unless (g_value_get_double (v) == 3.0);
+  gst_session_message_unref (msg);
+
+  msg = parse_ok (CLIENT, "{\"type\":\"ping\",\"ts\":null}");
+  fail_unless (get_string (msg, "ts") == NULL);
+  gst_session_message_unref (msg);
+
+  accept (CLIENT, "{\"type\":\"ping\"}");
+  refuse (CLIENT, "{\"type\":\"ping\",\"ts\":\"a\"}", "ping", "/ts", NULL);
+  refuse (CLIENT, "{\"type\":\"ping\",\"ts\":true}", "ping", "/ts", NULL);
+}
+
+GST_END_TEST;
+
 /* ------------------------------------------------------------------ suite */
 
 static Suite *
@@ -298,6 +502,10 @@ messages_world_suite (void)
   tcase_add_test (tc, test_setup_lengths);
   tcase_add_test (tc, test_setup_fields);
   tcase_add_test (tc, test_stop);
+  tcase_add_test (tc, test_commands_items);
+  tcase_add_test (tc, test_commands_conflicts);
+  tcase_add_test (tc, test_keys);
+  tcase_add_test (tc, test_ping);
   return s;
 }
 

@@ -1,9 +1,475 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The director message rules of spec 000: what each client and service
+ * message accepts and refuses, the GValue types of parsed fields, the
+ * defaults filled on parse, the typed builders and round trips.
+ *
+ * JSON in the tables is written with single quotes, turned into double
+ * quotes before use (sq()).
+ */
+
 #include <gst/check/gstcheck.h>
 #include <gst/session/session.h>
 
-GST_START_TEST (test_placeholder)
+#define APP GST_SESSION_APP_DIRECTOR
+#define CLIENT GST_SESSION_DIRECTION_CLIENT
+#define SERVICE GST_SESSION_DIRECTION_SERVICE
+
+/* ---- helpers ---- */
+
+static gchar *
+sq (const gchar * text)
 {
-  fail_unless (TRUE);
+  gchar *s = g_strdup (text), *p;
+
+  for (p = s; *p; p++) {
+    if (*p == '\'')
+      *p = '"';
+  }
+  return s;
+}
+
+/* parses real JSON text, which must be accepted as a known message */
+static GstSessionMessage *
+accept_json (GstSessionDirection dir, const gchar * json)
+{
+  GError *err = NULL;
+  GstSessionMessage *m;
+
+  m = gst_session_message_parse (APP, dir, json, -1, &err);
+  fail_unless (m != NULL, "refused %.200s: %s", json,
+      err ? err->message : "(no error)");
+  fail_unless (err == NULL);
+  fail_unless (gst_session_message_is_known (m), "unknown: %.200s", json);
+  return m;
+}
+
+static GstSessionMessage *
+accept_sq (GstSessionDirection dir, const gchar * text)
+{
+  gchar *json = sq (text);
+  GstSessionMessage *m = accept_json (dir, json);
+
+  g_free (json);
+  return m;
+}
+
+static void
+accept_only (GstSessionDirection dir, const gchar * text)
+{
+  gst_session_message_unref (accept_sq (dir, text));
+}
+
+/* real JSON text must be refused as an invalid message whose text starts
+ * with "@type: ", names @pointer and contains @limit (if not NULL) */
+static void
+refuse_json (GstSessionDirection dir, const gchar * json, const gchar * type,
+    const gchar * pointer, const gchar * limit)
+{
+  GError *err = NULL;
+  GstSessionMessage *m;
+  gchar *prefix, *where;
+
+  m = gst_session_message_parse (APP, dir, json, -1, &err);
+  if (m != NULL) {
+    gchar *back = gst_session_message_to_json (m);
+
+    fail ("accepted %.200s (as %.200s)", json, back);
+    g_free (back);
+  }
+  fail_unless (err != NULL, "no error for %.200s", json);
+  fail_unless (g_error_matches (err, GST_SESSION_ERROR,
+          GST_SESSION_ERROR_INVALID_MESSAGE), "%.200s: wrong error %s:%d %s",
+      json, g_quark_to_string (err->domain), err->code, err->message);
+  prefix = g_strconcat (type, ": ", NULL);
+  where = g_strconcat (" ", pointer, " ", NULL);
+  fail_unless (g_str_has_prefix (err->message, prefix),
+      "%.200s: \"%s\" does not start with \"%s\"", json, err->message, prefix);
+  fail_unless (strstr (err->message, where) != NULL,
+      "%.200s: \"%s\" does not name %s", json, err->message, pointer);
+  if (limit)
+    fail_unless (strstr (err->message, limit) != NULL,
+        "%.200s: \"%s\" does not contain \"%s\"", json, err->message, limit);
+  g_free (prefix);
+  g_free (where);
+  g_error_free (err);
+}
+
+static void
+refuse_sq (GstSessionDirection dir, const gchar * text, const gchar * type,
+    const gchar * pointer, const gchar * limit)
+{
+  gchar *json = sq (text);
+
+  refuse_json (dir, json, type, pointer, limit);
+  g_free (json);
+}
+
+typedef struct
+{
+  const gchar *json;            /* single-quoted */
+  const gchar *type;
+  const gchar *pointer;
+  const gchar *limit;
+} Refusal;
+
+static void
+refuse_all (GstSessionDirection dir, const Refusal * r, guint n)
+{
+  guint i;
+
+  for (i = 0; i < n; i++)
+    refuse_sq (dir, r[i].json, r[i].type, r[i].pointer, r[i].limit);
+}
+
+static void
+accept_all (GstSessionDirection dir, const gchar * const *jsons, guint n)
+{
+  guint i;
+
+  for (i = 0; i < n; i++)
+    accept_only (dir, jsons[i]);
+}
+
+static const GValue *
+field (const GstStructure * s, const gchar * name, GType type)
+{
+  const GValue *v = gst_structure_get_value (s, name);
+
+  fail_unless (v != NULL, "%s: no field %s", gst_structure_get_name (s), name);
+  fail_unless (G_VALUE_TYPE (v) == type, "%s: %s is a %s, not a %s",
+      gst_structure_get_name (s), name, G_VALUE_TYPE_NAME (v),
+      g_type_name (type));
+  return v;
+}
+
+static void
+assert_int (const GstStructure * s, const gchar * name, gint64 expected)
+{
+  fail_unless_equals_int64 (g_value_get_int64 (field (s, name,
+              G_TYPE_INT64)), expected);
+}
+
+G_GNUC_UNUSED static void
+assert_double (const GstStructure * s, const gchar * name, gdouble expected)
+{
+  fail_unless_equals_float (g_value_get_double (field (s, name,
+              G_TYPE_DOUBLE)), expected);
+}
+
+static void
+assert_string (const GstStructure * s, const gchar * name,
+    const gchar * expected)
+{
+  fail_unless_equals_string (g_value_get_string (field (s, name,
+              G_TYPE_STRING)), expected);
+}
+
+static void
+assert_null (const GstStructure * s, const gchar * name)
+{
+  fail_unless (g_value_get_string (field (s, name, G_TYPE_STRING)) == NULL,
+      "%s: %s is not null", gst_structure_get_name (s), name);
+}
+
+static void
+assert_bool (const GstStructure * s, const gchar * name, gboolean expected)
+{
+  fail_unless_equals_int (g_value_get_boolean (field (s, name,
+              G_TYPE_BOOLEAN)), expected);
+}
+
+/* @expected: the strings, comma-separated */
+G_GNUC_UNUSED static void
+assert_strings (const GstStructure * s, const gchar * name,
+    const gchar * expected)
+{
+  const GValue *v = field (s, name, GST_TYPE_ARRAY);
+  gchar **want = g_strsplit (expected, ",", -1);
+  guint i, n = gst_value_array_get_size (v);
+
+  fail_unless_equals_int (n, g_strv_length (want));
+  for (i = 0; i < n; i++) {
+    const GValue *item = gst_value_array_get_value (v, i);
+
+    fail_unless (G_VALUE_HOLDS_STRING (item));
+    fail_unless_equals_string (g_value_get_string (item), want[i]);
+  }
+  g_strfreev (want);
+}
+
+G_GNUC_UNUSED static const GstStructure *
+assert_object (const GstStructure * s, const gchar * name)
+{
+  const GstStructure *o =
+      gst_value_get_structure (field (s, name, GST_TYPE_STRUCTURE));
+
+  fail_unless (o != NULL, "%s: %s is an empty structure value",
+      gst_structure_get_name (s), name);
+  return o;
+}
+
+/* a string of @n copies of 'a' */
+static gchar *
+repeat (gsize n)
+{
+  gchar *s = g_malloc (n + 1);
+
+  memset (s, 'a', n);
+  s[n] = '\0';
+  return s;
+}
+
+/* ---- director client messages: configure and prompt ---- */
+
+GST_START_TEST (test_prompt_length)
+{
+  const gchar *types[] = { "configure", "prompt" };
+  gchar *max = repeat (50000), *over = repeat (50001);
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (types); i++) {
+    gchar *json;
+    GstSessionMessage *m;
+
+    json = g_strdup_printf ("{\"type\":\"%s\",\"prompt_version\":1,"
+        "\"prompt\":\"%s\"}", types[i], max);
+    m = accept_json (CLIENT, json);
+    fail_unless_equals_int (strlen (gst_structure_get_string
+            (gst_session_message_get_structure (m), "prompt")), 50000);
+    gst_session_message_unref (m);
+    g_free (json);
+
+    json = g_strdup_printf ("{\"type\":\"%s\",\"prompt_version\":1,"
+        "\"prompt\":\"%s\"}", types[i], over);
+    refuse_json (CLIENT, json, types[i], "/prompt", "at most 50000");
+    g_free (json);
+
+    json = g_strdup_printf ("{\"type\":\"%s\",\"prompt_version\":1,"
+        "\"prompt\":\"\"}", types[i]);
+    refuse_json (CLIENT, json, types[i], "/prompt", "at least 1");
+    g_free (json);
+
+    json = g_strdup_printf ("{\"type\":\"%s\",\"prompt_version\":1,"
+        "\"prompt\":null}", types[i]);
+    refuse_json (CLIENT, json, types[i], "/prompt", "string");
+    g_free (json);
+
+    json = g_strdup_printf ("{\"type\":\"%s\",\"prompt_version\":1}", types[i]);
+    refuse_json (CLIENT, json, types[i], "/prompt", "is required");
+    g_free (json);
+  }
+  g_free (max);
+  g_free (over);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_prompt_version)
+{
+  const gchar *types[] = { "configure", "prompt" };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (types); i++) {
+    gchar *json;
+    GstSessionMessage *m;
+
+#define PV(v) g_strdup_printf ("{\"type\":\"%s\",\"prompt_version\":" v \
+        ",\"prompt\":\"x\"}", types[i])
+    json = PV ("1");
+    m = accept_json (CLIENT, json);
+    assert_int (gst_session_message_get_structure (m), "prompt_version", 1);
+    gst_session_message_unref (m);
+    g_free (json);
+
+    /* an integral number is an integer (JSON Schema) */
+    json = PV ("1.0");
+    m = accept_json (CLIENT, json);
+    assert_int (gst_session_message_get_structure (m), "prompt_version", 1);
+    gst_session_message_unref (m);
+    g_free (json);
+
+    json = PV ("0");
+    refuse_json (CLIENT, json, types[i], "/prompt_version", "at least 1");
+    g_free (json);
+
+    json = PV ("1.5");
+    refuse_json (CLIENT, json, types[i], "/prompt_version", "integer");
+    g_free (json);
+
+    json = PV ("\"1\"");
+    refuse_json (CLIENT, json, types[i], "/prompt_version", "integer");
+    g_free (json);
+#undef PV
+
+    json = g_strdup_printf ("{\"type\":\"%s\",\"prompt\":\"x\"}", types[i]);
+    refuse_json (CLIENT, json, types[i], "/prompt_version", "is required");
+    g_free (json);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_configure_memory)
+{
+  const gchar *ok[] = {
+    "{'type':'configure','prompt_version':1,'prompt':'x','memory':1}",
+    "{'type':'configure','prompt_version':1,'prompt':'x','memory':50}",
+  };
+  const Refusal bad[] = {
+    {"{'type':'configure','prompt_version':1,'prompt':'x','memory':0}",
+        "configure", "/memory", "at least 1"},
+    {"{'type':'configure','prompt_version':1,'prompt':'x','memory':51}",
+        "configure", "/memory", "at most 50"},
+    {"{'type':'configure','prompt_version':1,'prompt':'x','memory':'12'}",
+        "configure", "/memory", "integer"},
+    {"{'type':'configure','prompt_version':1,'prompt':'x','memory':null}",
+        "configure", "/memory", "integer"},
+  };
+  GstSessionMessage *m;
+
+  accept_all (CLIENT, ok, G_N_ELEMENTS (ok));
+  refuse_all (CLIENT, bad, G_N_ELEMENTS (bad));
+
+  m = accept_sq (CLIENT,
+      "{'type':'configure','prompt_version':1,'prompt':'x','memory':50}");
+  assert_int (gst_session_message_get_structure (m), "memory", 50);
+  gst_session_message_unref (m);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_configure_chunk_duration)
+{
+  const gchar *ok[] = {
+    "{'type':'configure','prompt_version':1,'prompt':'x','chunk_duration':5}",
+    "{'type':'configure','prompt_version':1,'prompt':'x','chunk_duration':15}",
+  };
+  const Refusal bad[] = {
+    {"{'type':'configure','prompt_version':1,'prompt':'x','chunk_duration':4}",
+        "configure", "/chunk_duration", "at least 5"},
+    {"{'type':'configure','prompt_version':1,'prompt':'x','chunk_duration':16}",
+        "configure", "/chunk_duration", "at most 15"},
+    {"{'type':'configure','prompt_version':1,'prompt':'x',"
+          "'chunk_duration':7.5}", "configure", "/chunk_duration", "integer"},
+  };
+  GstSessionMessage *m;
+
+  accept_all (CLIENT, ok, G_N_ELEMENTS (ok));
+  refuse_all (CLIENT, bad, G_N_ELEMENTS (bad));
+
+  m = accept_sq (CLIENT,
+      "{'type':'configure','prompt_version':1,'prompt':'x','chunk_duration':5}");
+  assert_int (gst_session_message_get_structure (m), "chunk_duration", 5);
+  gst_session_message_unref (m);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_configure_enums)
+{
+  const gchar *ok[] = {
+    "{'type':'configure','prompt_version':1,'prompt':'x','resolution':'480p'}",
+    "{'type':'configure','prompt_version':1,'prompt':'x','resolution':'768p'}",
+    "{'type':'configure','prompt_version':1,'prompt':'x',"
+        "'aspect_ratio':'16:9'}",
+    "{'type':'configure','prompt_version':1,'prompt':'x',"
+        "'aspect_ratio':'9:16'}",
+    "{'type':'configure','prompt_version':1,'prompt':'x','aspect_ratio':'1:1'}",
+    "{'type':'configure','prompt_version':1,'prompt':'x',"
+        "'acceleration':'none'}",
+    "{'type':'configure','prompt_version':1,'prompt':'x',"
+        "'acceleration':'regular'}",
+    "{'type':'configure','prompt_version':1,'prompt':'x',"
+        "'enable_safety_checker':true}",
+    "{'type':'configure','prompt_version':1,'prompt':'x',"
+        "'enable_safety_checker':false}",
+  };
+  const Refusal bad[] = {
+    {"{'type':'configure','prompt_version':1,'prompt':'x',"
+          "'resolution':'720p'}", "configure", "/resolution",
+        "\"480p\", \"768p\""},
+    /* 544p is a resolution of configured, not of configure */
+    {"{'type':'configure','prompt_version':1,'prompt':'x',"
+          "'resolution':'544p'}", "configure", "/resolution", "\"768p\""},
+    {"{'type':'configure','prompt_version':1,'prompt':'x',"
+          "'resolution':null}", "configure", "/resolution", "string"},
+    {"{'type':'configure','prompt_version':1,'prompt':'x',"
+          "'aspect_ratio':'4:3'}", "configure", "/aspect_ratio",
+        "\"16:9\", \"9:16\", \"1:1\""},
+    {"{'type':'configure','prompt_version':1,'prompt':'x',"
+          "'acceleration':'turbo'}", "configure", "/acceleration",
+        "\"none\", \"regular\""},
+    {"{'type':'configure','prompt_version':1,'prompt':'x',"
+          "'enable_safety_checker':'yes'}", "configure",
+        "/enable_safety_checker", "boolean"},
+  };
+  GstSessionMessage *m;
+  const GstStructure *s;
+
+  accept_all (CLIENT, ok, G_N_ELEMENTS (ok));
+  refuse_all (CLIENT, bad, G_N_ELEMENTS (bad));
+
+  m = accept_sq (CLIENT, "{'type':'configure','prompt_version':1,"
+      "'prompt':'x','resolution':'480p','aspect_ratio':'9:16',"
+      "'acceleration':'none','enable_safety_checker':true}");
+  s = gst_session_message_get_structure (m);
+  assert_string (s, "resolution", "480p");
+  assert_string (s, "aspect_ratio", "9:16");
+  assert_string (s, "acceleration", "none");
+  assert_bool (s, "enable_safety_checker", TRUE);
+  gst_session_message_unref (m);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_configure_protocol_version)
+{
+  const Refusal bad[] = {
+    {"{'type':'configure','prompt_version':1,'prompt':'x',"
+          "'protocol_version':2}", "configure", "/protocol_version",
+        "must be 1"},
+    {"{'type':'configure','prompt_version':1,'prompt':'x',"
+          "'protocol_version':0}", "configure", "/protocol_version",
+        "must be 1"},
+    {"{'type':'configure','prompt_version':1,'prompt':'x',"
+          "'protocol_version':'1'}", "configure", "/protocol_version",
+        "integer"},
+  };
+  GstSessionMessage *m;
+
+  m = accept_sq (CLIENT, "{'type':'configure','prompt_version':1,"
+      "'prompt':'x','protocol_version':1}");
+  assert_int (gst_session_message_get_structure (m), "protocol_version", 1);
+  gst_session_message_unref (m);
+  refuse_all (CLIENT, bad, G_N_ELEMENTS (bad));
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_configure_seed)
+{
+  const Refusal bad[] = {
+    {"{'type':'configure','prompt_version':1,'prompt':'x','seed':1.5}",
+        "configure", "/seed", "integer"},
+    {"{'type':'configure','prompt_version':1,'prompt':'x','seed':'7'}",
+        "configure", "/seed", "integer"},
+  };
+  GstSessionMessage *m;
+
+  m = accept_sq (CLIENT,
+      "{'type':'configure','prompt_version':1,'prompt':'x','seed':42}");
+  assert_int (gst_session_message_get_structure (m), "seed", 42);
+  gst_session_message_unref (m);
+
+  m = accept_sq (CLIENT,
+      "{'type':'configure','prompt_version':1,'prompt':'x','seed':null}");
+  assert_null (gst_session_message_get_structure (m), "seed");
+  gst_session_message_unref (m);
+
+  refuse_all (CLIENT, bad, G_N_ELEMENTS (bad));
 }
 
 GST_END_TEST;
@@ -12,10 +478,16 @@ static Suite *
 messages_director_suite (void)
 {
   Suite *s = suite_create ("messages-director");
-  TCase *tc = tcase_create ("general");
+  TCase *tc_client = tcase_create ("client");
 
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_placeholder);
+  suite_add_tcase (s, tc_client);
+  tcase_add_test (tc_client, test_prompt_length);
+  tcase_add_test (tc_client, test_prompt_version);
+  tcase_add_test (tc_client, test_configure_memory);
+  tcase_add_test (tc_client, test_configure_chunk_duration);
+  tcase_add_test (tc_client, test_configure_enums);
+  tcase_add_test (tc_client, test_configure_protocol_version);
+  tcase_add_test (tc_client, test_configure_seed);
   return s;
 }
 

@@ -152,7 +152,7 @@ assert_int (const GstStructure * s, const gchar * name, gint64 expected)
               G_TYPE_INT64)), expected);
 }
 
-G_GNUC_UNUSED static void
+static void
 assert_double (const GstStructure * s, const gchar * name, gdouble expected)
 {
   fail_unless_equals_float (g_value_get_double (field (s, name,
@@ -474,6 +474,142 @@ GST_START_TEST (test_configure_seed)
 
 GST_END_TEST;
 
+GST_START_TEST (test_client_extra_property_refused)
+{
+  const Refusal bad[] = {
+    {"{'type':'configure','prompt_version':1,'prompt':'x','x':1}",
+        "configure", "/x", "not allowed"},
+    {"{'type':'prompt','prompt_version':1,'prompt':'x','x':1}",
+        "prompt", "/x", "not allowed"},
+    {"{'type':'ping','ts':1.5,'x':1}", "ping", "/x", "not allowed"},
+    {"{'type':'stop','x':1}", "stop", "/x", "not allowed"},
+    /* a field of another message is an extra one too */
+    {"{'type':'prompt','prompt_version':1,'prompt':'x','memory':12}",
+        "prompt", "/memory", "not allowed"},
+    {"{'type':'stop','reason':'stopped'}", "stop", "/reason", "not allowed"},
+  };
+
+  refuse_all (CLIENT, bad, G_N_ELEMENTS (bad));
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_ping)
+{
+  const Refusal bad[] = {
+    {"{'type':'ping'}", "ping", "/ts", "is required"},
+    {"{'type':'ping','ts':null}", "ping", "/ts", "number"},
+    {"{'type':'ping','ts':'12.5'}", "ping", "/ts", "number"},
+  };
+  GstSessionMessage *m;
+
+  m = accept_sq (CLIENT, "{'type':'ping','ts':12.5}");
+  fail_unless_equals_string (gst_session_message_get_type_name (m), "ping");
+  assert_double (gst_session_message_get_structure (m), "ts", 12.5);
+  gst_session_message_unref (m);
+
+  /* a number rule reads as a double even without a fraction */
+  m = accept_sq (CLIENT, "{'type':'ping','ts':12}");
+  assert_double (gst_session_message_get_structure (m), "ts", 12.0);
+  gst_session_message_unref (m);
+
+  refuse_all (CLIENT, bad, G_N_ELEMENTS (bad));
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_stop)
+{
+  GstSessionMessage *m = accept_sq (CLIENT, "{'type':'stop'}");
+  const GstStructure *s = gst_session_message_get_structure (m);
+
+  fail_unless_equals_string (gst_structure_get_name (s), "stop");
+  fail_unless_equals_int (gst_structure_n_fields (s), 0);
+  gst_session_message_unref (m);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_configure_defaults)
+{
+  GstSessionMessage *m;
+  const GstStructure *s;
+  gchar *json;
+
+  m = accept_sq (CLIENT, "{'type':'configure','prompt_version':3,"
+      "'prompt':'a lighthouse at dusk'}");
+  s = gst_session_message_get_structure (m);
+  fail_unless_equals_string (gst_structure_get_name (s), "configure");
+  assert_int (s, "prompt_version", 3);
+  assert_string (s, "prompt", "a lighthouse at dusk");
+  assert_int (s, "protocol_version", 1);
+  assert_int (s, "memory", 12);
+  assert_string (s, "resolution", "768p");
+  assert_string (s, "aspect_ratio", "16:9");
+  /* no default, or a null one: not filled */
+  fail_if (gst_structure_has_field (s, "seed"));
+  fail_if (gst_structure_has_field (s, "chunk_duration"));
+  fail_if (gst_structure_has_field (s, "acceleration"));
+  fail_if (gst_structure_has_field (s, "enable_safety_checker"));
+  fail_unless_equals_int (gst_structure_n_fields (s), 6);
+  /* the JSON text keeps what was sent */
+  json = gst_session_message_to_json (m);
+  fail_unless_equals_string (json, "{\"type\":\"configure\","
+      "\"prompt_version\":3,\"prompt\":\"a lighthouse at dusk\"}");
+  g_free (json);
+  gst_session_message_unref (m);
+
+  /* values sent are kept, defaults fill the rest */
+  m = accept_sq (CLIENT, "{'type':'configure','prompt_version':1,"
+      "'prompt':'x','memory':3,'resolution':'480p'}");
+  s = gst_session_message_get_structure (m);
+  assert_int (s, "memory", 3);
+  assert_string (s, "resolution", "480p");
+  assert_string (s, "aspect_ratio", "16:9");
+  assert_int (s, "protocol_version", 1);
+  gst_session_message_unref (m);
+
+  /* prompt has no defaults */
+  m = accept_sq (CLIENT, "{'type':'prompt','prompt_version':2,"
+      "'prompt':'now at night'}");
+  s = gst_session_message_get_structure (m);
+  assert_int (s, "prompt_version", 2);
+  assert_string (s, "prompt", "now at night");
+  fail_unless_equals_int (gst_structure_n_fields (s), 2);
+  gst_session_message_unref (m);
+}
+
+GST_END_TEST;
+
+static void
+assert_types (GstSessionDirection dir, const gchar * expected)
+{
+  const gchar *const *types = gst_session_message_types (APP, dir);
+  gchar *joined = g_strjoinv (",", (gchar **) types);
+
+  fail_unless_equals_string (joined, expected);
+  g_free (joined);
+}
+
+GST_START_TEST (test_message_types)
+{
+  GstSessionMessage *m;
+
+  assert_types (CLIENT, "configure,prompt,ping,stop");
+  assert_types (SERVICE, "configured,chunk,chunk_metrics,session_metrics,"
+      "deadline_missed,prompt_pending,prompt_applied,prompt_rejected,"
+      "stream_exhausted,pong,error,session_info");
+
+  /* a service message sent by the client is not a client message */
+  m = gst_session_message_parse (APP, CLIENT,
+      "{\"type\":\"pong\",\"client_ts\":1}", -1, NULL);
+  fail_unless (m != NULL);
+  fail_if (gst_session_message_is_known (m));
+  gst_session_message_unref (m);
+}
+
+GST_END_TEST;
+
 static Suite *
 messages_director_suite (void)
 {
@@ -488,6 +624,11 @@ messages_director_suite (void)
   tcase_add_test (tc_client, test_configure_enums);
   tcase_add_test (tc_client, test_configure_protocol_version);
   tcase_add_test (tc_client, test_configure_seed);
+  tcase_add_test (tc_client, test_client_extra_property_refused);
+  tcase_add_test (tc_client, test_ping);
+  tcase_add_test (tc_client, test_stop);
+  tcase_add_test (tc_client, test_configure_defaults);
+  tcase_add_test (tc_client, test_message_types);
   return s;
 }
 

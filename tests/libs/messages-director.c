@@ -200,7 +200,7 @@ assert_strings (const GstStructure * s, const gchar * name,
   g_strfreev (want);
 }
 
-G_GNUC_UNUSED static const GstStructure *
+static const GstStructure *
 assert_object (const GstStructure * s, const gchar * name)
 {
   const GstStructure *o =
@@ -220,6 +220,44 @@ repeat (gsize n)
   memset (s, 'a', n);
   s[n] = '\0';
   return s;
+}
+
+/* @base with the first @from replaced by @to */
+static gchar *
+variant (const gchar * base, const gchar * from, const gchar * to)
+{
+  const gchar *at = strstr (base, from);
+
+  fail_unless (at != NULL, "no %s in %s", from, base);
+  return g_strdup_printf ("%.*s%s%s", (gint) (at - base), base, to,
+      at + strlen (from));
+}
+
+/* one change to a valid example: accepted when @pointer is NULL, else
+ * refused naming @pointer and @limit */
+typedef struct
+{
+  const gchar *from;
+  const gchar *to;
+  const gchar *pointer;
+  const gchar *limit;
+} Change;
+
+static void
+check_changes (GstSessionDirection dir, const gchar * base,
+    const gchar * type, const Change * c, guint n)
+{
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    gchar *text = variant (base, c[i].from, c[i].to);
+
+    if (c[i].pointer)
+      refuse_sq (dir, text, type, c[i].pointer, c[i].limit);
+    else
+      accept_only (dir, text);
+    g_free (text);
+  }
 }
 
 /* ---- director client messages: configure and prompt ---- */
@@ -610,11 +648,234 @@ GST_START_TEST (test_message_types)
 
 GST_END_TEST;
 
+/* ---- director service messages ---- */
+
+static const gchar configured_example[] =
+    "{'type':'configured','prompt_version':1,'enable_safety_checker':true,"
+    "'memory':12,'chunk_duration':10,'acceleration':'regular',"
+    "'has_initial_image':false,'resolution':'768p','aspect_ratio':'16:9'}";
+
+GST_START_TEST (test_configured)
+{
+  const Change changes[] = {
+    {"'768p'", "'480p'"}, {"'768p'", "'544p'"}, {"'768p'", "'640p'"},
+    {"'768p'", "'704p'"}, {"'768p'", "null"},
+    {"'memory':12", "'memory':null"},
+    {"'memory':12", "'memory':1"}, {"'memory':12", "'memory':50"},
+    {"'chunk_duration':10", "'chunk_duration':null"},
+    {"'acceleration':'regular'", "'acceleration':null"},
+    {"'acceleration':'regular'", "'acceleration':'none'"},
+    {"'has_initial_image':false", "'has_initial_image':null"},
+    {"'16:9'", "'1:1'"}, {"'16:9'", "null"},
+    /* service messages allow other properties */
+    {"'memory':12", "'memory':12,'worker':'gpu-3'"},
+    {"'768p'", "'600p'", "/resolution", "\"704p\", \"768p\""},
+    {"'chunk_duration':10", "'chunk_duration':16", "/chunk_duration",
+        "at most 15"},
+    {"'chunk_duration':10", "'chunk_duration':4", "/chunk_duration",
+        "at least 5"},
+    {"'memory':12", "'memory':51", "/memory", "at most 50"},
+    {"'memory':12", "'memory':0", "/memory", "at least 1"},
+    {"'acceleration':'regular'", "'acceleration':'turbo'", "/acceleration",
+        "\"none\", \"regular\""},
+    {"'16:9'", "'4:3'", "/aspect_ratio", "\"1:1\""},
+    {"'prompt_version':1,", "", "/prompt_version", "is required"},
+    {"'prompt_version':1", "'prompt_version':0", "/prompt_version",
+        "at least 1"},
+    {"'enable_safety_checker':true,", "", "/enable_safety_checker",
+        "is required"},
+    {"'enable_safety_checker':true", "'enable_safety_checker':null",
+        "/enable_safety_checker", "boolean"},
+  };
+  GstSessionMessage *m;
+  const GstStructure *s;
+
+  m = accept_sq (SERVICE, configured_example);
+  s = gst_session_message_get_structure (m);
+  fail_unless_equals_string (gst_structure_get_name (s), "configured");
+  assert_int (s, "prompt_version", 1);
+  assert_bool (s, "enable_safety_checker", TRUE);
+  assert_int (s, "memory", 12);
+  assert_int (s, "chunk_duration", 10);
+  assert_string (s, "acceleration", "regular");
+  assert_bool (s, "has_initial_image", FALSE);
+  assert_string (s, "resolution", "768p");
+  assert_string (s, "aspect_ratio", "16:9");
+  gst_session_message_unref (m);
+
+  check_changes (SERVICE, configured_example, "configured", changes,
+      G_N_ELEMENTS (changes));
+
+  /* null memory is a null string; null defaults are not filled */
+  m = accept_sq (SERVICE, "{'type':'configured','prompt_version':2,"
+      "'enable_safety_checker':false,'memory':null}");
+  s = gst_session_message_get_structure (m);
+  assert_null (s, "memory");
+  assert_bool (s, "enable_safety_checker", FALSE);
+  fail_unless_equals_int (gst_structure_n_fields (s), 3);
+  gst_session_message_unref (m);
+}
+
+GST_END_TEST;
+
+static const gchar chunk_example[] =
+    "{'type':'chunk','chunk_index':0,'prompt_version':1,"
+    "'generation_seconds':7.84,'playback_seconds':10,"
+    "'requested_duration_seconds':10,'generated_frame_count':240,"
+    "'trimmed_context_frames':39,'next_generation_estimate_seconds':7.5,"
+    "'route':'gorgonea','buffer_depth_seconds':12.5,'buffer_depth_chunks':1,"
+    "'scheduling_lead_ms':2150.5,'scheduling_slack_ms':-120.25,"
+    "'dispatch':{'wall_ms':7840.2,'classified_ms':7600.1,'overhead_ms':240.1,"
+    "'phases_ms':{'denoise':6200.5,'decode':1399}}}";
+
+GST_START_TEST (test_chunk)
+{
+  const Change changes[] = {
+    {"'gorgonea'", "'betelgeuse'"}, {"'gorgonea'", "'regulus'"},
+    {"'gorgonea'", "'unknown'"},
+    {"'playback_seconds':10", "'playback_seconds':0.04"},
+    {"'generation_seconds':7.84", "'generation_seconds':0"},
+    {"'requested_duration_seconds':10", "'requested_duration_seconds':5"},
+    {"'requested_duration_seconds':10", "'requested_duration_seconds':15"},
+    {"'scheduling_slack_ms':-120.25", "'scheduling_slack_ms':-1e6"},
+    {"'phases_ms':{'denoise':6200.5,'decode':1399}", "'phases_ms':{}"},
+    {"'route'", "'worker':'gpu-3','route'"},
+    {"'playback_seconds':10", "'playback_seconds':0", "/playback_seconds",
+        "greater than 0"},
+    {"'playback_seconds':10", "'playback_seconds':-1", "/playback_seconds",
+        "greater than 0"},
+    {"'generated_frame_count':240", "'generated_frame_count':0",
+        "/generated_frame_count", "greater than 0"},
+    {"'chunk_index':0", "'chunk_index':-1", "/chunk_index", "at least 0"},
+    {"'requested_duration_seconds':10", "'requested_duration_seconds':4",
+        "/requested_duration_seconds", "at least 5"},
+    {"'requested_duration_seconds':10", "'requested_duration_seconds':16",
+        "/requested_duration_seconds", "at most 15"},
+    {"'requested_duration_seconds':10", "'requested_duration_seconds':10.5",
+        "/requested_duration_seconds", "integer"},
+    {"'gorgonea'", "'mars'", "/route", "\"regulus\", \"unknown\""},
+    {"'generation_seconds':7.84", "'generation_seconds':-0.1",
+        "/generation_seconds", "at least 0"},
+    {"'buffer_depth_chunks':1", "'buffer_depth_chunks':-1",
+        "/buffer_depth_chunks", "at least 0"},
+    {"'trimmed_context_frames':39", "'trimmed_context_frames':-1",
+        "/trimmed_context_frames", "at least 0"},
+    {"'prompt_version':1", "'prompt_version':0", "/prompt_version",
+        "at least 1"},
+    {",'scheduling_lead_ms':2150.5", "", "/scheduling_lead_ms",
+        "is required"},
+    {",'overhead_ms':240.1", "", "/dispatch/overhead_ms", "is required"},
+    {"'overhead_ms':240.1", "'overhead_ms':-1", "/dispatch/overhead_ms",
+        "at least 0"},
+    {",'phases_ms':{'denoise':6200.5,'decode':1399}", "",
+        "/dispatch/phases_ms", "is required"},
+    {"'denoise':6200.5", "'denoise':'6200.5'", "/dispatch/phases_ms/denoise",
+        "number"},
+    {",'dispatch':{", ",'dispatch_':{", "/dispatch", "is required"},
+  };
+  GstSessionMessage *m;
+  const GstStructure *s, *d, *p;
+
+  m = accept_sq (SERVICE, chunk_example);
+  s = gst_session_message_get_structure (m);
+  fail_unless_equals_string (gst_structure_get_name (s), "chunk");
+  assert_int (s, "chunk_index", 0);
+  assert_int (s, "prompt_version", 1);
+  assert_double (s, "generation_seconds", 7.84);
+  assert_double (s, "playback_seconds", 10.0);
+  assert_int (s, "requested_duration_seconds", 10);
+  assert_int (s, "generated_frame_count", 240);
+  assert_int (s, "trimmed_context_frames", 39);
+  assert_double (s, "next_generation_estimate_seconds", 7.5);
+  assert_string (s, "route", "gorgonea");
+  assert_double (s, "buffer_depth_seconds", 12.5);
+  assert_int (s, "buffer_depth_chunks", 1);
+  assert_double (s, "scheduling_lead_ms", 2150.5);
+  assert_double (s, "scheduling_slack_ms", -120.25);
+  d = assert_object (s, "dispatch");
+  assert_double (d, "wall_ms", 7840.2);
+  assert_double (d, "classified_ms", 7600.1);
+  assert_double (d, "overhead_ms", 240.1);
+  p = assert_object (d, "phases_ms");
+  assert_double (p, "denoise", 6200.5);
+  assert_double (p, "decode", 1399.0);
+  fail_unless_equals_int (gst_structure_n_fields (p), 2);
+  gst_session_message_unref (m);
+
+  check_changes (SERVICE, chunk_example, "chunk", changes,
+      G_N_ELEMENTS (changes));
+}
+
+GST_END_TEST;
+
+static const gchar chunk_metrics_example[] =
+    "{'type':'chunk_metrics','chunk_index':3,'units':'ms',"
+    "'route':'betelgeuse','phases_ms':{'denoise':6100,'decode':1400.5},"
+    "'gauges':{'queue_depth':2,'gpu_mem_mb':20480.5},"
+    "'chunk_consumable_ready_ms':812.5,'chunk_consumable_interval_ms':10000}";
+
+GST_START_TEST (test_chunk_metrics)
+{
+  const Change changes[] = {
+    {"'chunk_consumable_ready_ms':812.5", "'chunk_consumable_ready_ms':null"},
+    {"'chunk_consumable_ready_ms':812.5", "'chunk_consumable_ready_ms':0"},
+    {",'chunk_consumable_ready_ms':812.5", ""},
+    {"'chunk_consumable_interval_ms':10000",
+        "'chunk_consumable_interval_ms':null"},
+    {"'gauges':{'queue_depth':2,'gpu_mem_mb':20480.5}", "'gauges':{}"},
+    {"'units':'ms'", "'units':'s'", "/units", "must be \"ms\""},
+    {"'chunk_consumable_ready_ms':812.5", "'chunk_consumable_ready_ms':-1",
+        "/chunk_consumable_ready_ms", "at least 0"},
+    {"'chunk_consumable_interval_ms':10000",
+          "'chunk_consumable_interval_ms':-0.5",
+        "/chunk_consumable_interval_ms", "at least 0"},
+    {"'queue_depth':2", "'queue_depth':'2'", "/gauges/queue_depth", "number"},
+    {"'queue_depth':2", "'queue_depth':null", "/gauges/queue_depth",
+        "number"},
+    {"'decode':1400.5", "'decode':true", "/phases_ms/decode", "number"},
+    {"'betelgeuse'", "'mars'", "/route", "\"gorgonea\""},
+    {"'chunk_index':3", "'chunk_index':-1", "/chunk_index", "at least 0"},
+    {",'units':'ms'", "", "/units", "is required"},
+    {",'gauges':{'queue_depth':2,'gpu_mem_mb':20480.5}", "", "/gauges",
+        "is required"},
+  };
+  GstSessionMessage *m;
+  const GstStructure *s, *o;
+
+  m = accept_sq (SERVICE, chunk_metrics_example);
+  s = gst_session_message_get_structure (m);
+  assert_int (s, "chunk_index", 3);
+  assert_string (s, "units", "ms");
+  assert_string (s, "route", "betelgeuse");
+  o = assert_object (s, "phases_ms");
+  assert_double (o, "denoise", 6100.0);
+  assert_double (o, "decode", 1400.5);
+  o = assert_object (s, "gauges");
+  assert_double (o, "queue_depth", 2.0);
+  assert_double (o, "gpu_mem_mb", 20480.5);
+  assert_double (s, "chunk_consumable_ready_ms", 812.5);
+  assert_double (s, "chunk_consumable_interval_ms", 10000.0);
+  gst_session_message_unref (m);
+
+  check_changes (SERVICE, chunk_metrics_example, "chunk_metrics", changes,
+      G_N_ELEMENTS (changes));
+
+  m = accept_sq (SERVICE, "{'type':'chunk_metrics','chunk_index':0,"
+      "'units':'ms','route':'unknown','phases_ms':{},'gauges':{},"
+      "'chunk_consumable_ready_ms':null}");
+  assert_null (gst_session_message_get_structure (m),
+      "chunk_consumable_ready_ms");
+  gst_session_message_unref (m);
+}
+
+GST_END_TEST;
+
 static Suite *
 messages_director_suite (void)
 {
   Suite *s = suite_create ("messages-director");
   TCase *tc_client = tcase_create ("client");
+  TCase *tc_service = tcase_create ("service");
 
   suite_add_tcase (s, tc_client);
   tcase_add_test (tc_client, test_prompt_length);
@@ -629,6 +890,11 @@ messages_director_suite (void)
   tcase_add_test (tc_client, test_stop);
   tcase_add_test (tc_client, test_configure_defaults);
   tcase_add_test (tc_client, test_message_types);
+
+  suite_add_tcase (s, tc_service);
+  tcase_add_test (tc_service, test_configured);
+  tcase_add_test (tc_service, test_chunk);
+  tcase_add_test (tc_service, test_chunk_metrics);
   return s;
 }
 

@@ -870,6 +870,202 @@ GST_START_TEST (test_chunk_metrics)
 
 GST_END_TEST;
 
+static const gchar session_metrics_example[] =
+    "{'type':'session_metrics','units':'ms','session_wall_ms':61234.5,"
+    "'history_size':6,'history_limit':64,"
+    "'phases':{'denoise':{'count':6,'total_ms':37200,'p50_ms':6150.5,"
+    "'p95_ms':6400.25,'max_ms':6420}},"
+    "'gauges':{'queue_depth':1},'final':true}";
+
+GST_START_TEST (test_session_metrics)
+{
+  const Change changes[] = {
+    {"'final':true", "'final':false"},
+    {"'history_size':6", "'history_size':0"},
+    {"'phases':{'denoise'", "'phases':{'decode':{'count':0,'total_ms':0,"
+          "'p50_ms':0,'p95_ms':0,'max_ms':0},'denoise'"},
+    {"'history_limit':64", "'history_limit':0", "/history_limit",
+        "at least 1"},
+    {"'p95_ms':6400.25", "'p95_ms':-1", "/phases/denoise/p95_ms",
+        "at least 0"},
+    {"'count':6,", "", "/phases/denoise/count", "is required"},
+    {"'count':6", "'count':6.5", "/phases/denoise/count", "integer"},
+    {"'phases':{'denoise'", "'phases':{'decode':[],'denoise'",
+        "/phases/decode", "object"},
+    {"'units':'ms'", "'units':'us'", "/units", "must be \"ms\""},
+    {"'session_wall_ms':61234.5", "'session_wall_ms':-1",
+        "/session_wall_ms", "at least 0"},
+    {"'history_size':6", "'history_size':-1", "/history_size", "at least 0"},
+    {"'final':true", "'final':'yes'", "/final", "boolean"},
+    {"'queue_depth':1", "'queue_depth':'1'", "/gauges/queue_depth",
+        "number"},
+  };
+  GstSessionMessage *m;
+  const GstStructure *s, *phases, *summary;
+
+  m = accept_sq (SERVICE, session_metrics_example);
+  s = gst_session_message_get_structure (m);
+  assert_string (s, "units", "ms");
+  assert_double (s, "session_wall_ms", 61234.5);
+  assert_int (s, "history_size", 6);
+  assert_int (s, "history_limit", 64);
+  phases = assert_object (s, "phases");
+  summary = assert_object (phases, "denoise");
+  assert_int (summary, "count", 6);
+  assert_double (summary, "total_ms", 37200.0);
+  assert_double (summary, "p50_ms", 6150.5);
+  assert_double (summary, "p95_ms", 6400.25);
+  assert_double (summary, "max_ms", 6420.0);
+  assert_double (assert_object (s, "gauges"), "queue_depth", 1.0);
+  assert_bool (s, "final", TRUE);
+  gst_session_message_unref (m);
+
+  check_changes (SERVICE, session_metrics_example, "session_metrics",
+      changes, G_N_ELEMENTS (changes));
+
+  /* final defaults to false */
+  m = accept_sq (SERVICE, "{'type':'session_metrics','units':'ms',"
+      "'session_wall_ms':0,'history_size':0,'history_limit':1,"
+      "'phases':{},'gauges':{}}");
+  s = gst_session_message_get_structure (m);
+  assert_bool (s, "final", FALSE);
+  assert_double (s, "session_wall_ms", 0.0);
+  gst_session_message_unref (m);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_deadline_missed)
+{
+  static const gchar example[] =
+      "{'type':'deadline_missed','chunk_index':4,'late_by_seconds':0.75,"
+      "'behavior':'freeze_video_and_silence_audio_until_ready'}";
+  const Change changes[] = {
+    {"'late_by_seconds':0.75", "'late_by_seconds':0"},
+    {"'late_by_seconds':0.75", "'late_by_seconds':-0.5", "/late_by_seconds",
+        "at least 0"},
+    {"'freeze_video_and_silence_audio_until_ready'", "'freeze'", "/behavior",
+        "must be \"freeze_video_and_silence_audio_until_ready\""},
+    {",'behavior':'freeze_video_and_silence_audio_until_ready'", "",
+        "/behavior", "is required"},
+    {"'chunk_index':4", "'chunk_index':-1", "/chunk_index", "at least 0"},
+  };
+  GstSessionMessage *m;
+  const GstStructure *s;
+
+  m = accept_sq (SERVICE, example);
+  s = gst_session_message_get_structure (m);
+  assert_int (s, "chunk_index", 4);
+  assert_double (s, "late_by_seconds", 0.75);
+  assert_string (s, "behavior", "freeze_video_and_silence_audio_until_ready");
+  gst_session_message_unref (m);
+
+  check_changes (SERVICE, example, "deadline_missed", changes,
+      G_N_ELEMENTS (changes));
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_prompt_state)
+{
+  const gchar *types[] = { "prompt_pending", "prompt_applied" };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (types); i++) {
+    gchar *json;
+    GstSessionMessage *m;
+
+    json = g_strdup_printf ("{\"type\":\"%s\",\"prompt_version\":7}", types[i]);
+    m = accept_json (SERVICE, json);
+    assert_int (gst_session_message_get_structure (m), "prompt_version", 7);
+    gst_session_message_unref (m);
+    g_free (json);
+
+    json = g_strdup_printf ("{\"type\":\"%s\",\"prompt_version\":0}", types[i]);
+    refuse_json (SERVICE, json, types[i], "/prompt_version", "at least 1");
+    g_free (json);
+
+    json = g_strdup_printf ("{\"type\":\"%s\"}", types[i]);
+    refuse_json (SERVICE, json, types[i], "/prompt_version", "is required");
+    g_free (json);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_prompt_rejected)
+{
+  static const gchar example[] =
+      "{'type':'prompt_rejected','prompt_version':2,'reason':'content_policy'}";
+  const Change changes[] = {
+    {"'content_policy'", "'too_long'", "/reason",
+        "must be \"content_policy\""},
+    {",'reason':'content_policy'", "", "/reason", "is required"},
+    {"'prompt_version':2", "'prompt_version':0", "/prompt_version",
+        "at least 1"},
+  };
+  GstSessionMessage *m;
+  const GstStructure *s;
+
+  m = accept_sq (SERVICE, example);
+  s = gst_session_message_get_structure (m);
+  assert_int (s, "prompt_version", 2);
+  assert_string (s, "reason", "content_policy");
+  gst_session_message_unref (m);
+
+  check_changes (SERVICE, example, "prompt_rejected", changes,
+      G_N_ELEMENTS (changes));
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_stream_exhausted)
+{
+  static const gchar example[] =
+      "{'type':'stream_exhausted','chunks':18,'reason':'stopped'}";
+  const Change changes[] = {
+    {"'stopped'", "'session_limit'"},
+    {"'chunks':18", "'chunks':0"},
+    {"'chunks':18", "'chunks':-1", "/chunks", "at least 0"},
+    {"'stopped'", "'done'", "/reason", "\"stopped\", \"session_limit\""},
+    {",'reason':'stopped'", "", "/reason", "is required"},
+    {"'chunks':18,", "", "/chunks", "is required"},
+  };
+  GstSessionMessage *m;
+  const GstStructure *s;
+
+  m = accept_sq (SERVICE, example);
+  s = gst_session_message_get_structure (m);
+  assert_int (s, "chunks", 18);
+  assert_string (s, "reason", "stopped");
+  gst_session_message_unref (m);
+
+  check_changes (SERVICE, example, "stream_exhausted", changes,
+      G_N_ELEMENTS (changes));
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_pong)
+{
+  GstSessionMessage *m;
+
+  m = accept_sq (SERVICE, "{'type':'pong','client_ts':12.5}");
+  assert_double (gst_session_message_get_structure (m), "client_ts", 12.5);
+  gst_session_message_unref (m);
+
+  m = accept_sq (SERVICE, "{'type':'pong','client_ts':1700000000000}");
+  assert_double (gst_session_message_get_structure (m), "client_ts",
+      1700000000000.0);
+  gst_session_message_unref (m);
+
+  refuse_sq (SERVICE, "{'type':'pong'}", "pong", "/client_ts", "is required");
+  refuse_sq (SERVICE, "{'type':'pong','client_ts':null}", "pong",
+      "/client_ts", "number");
+}
+
+GST_END_TEST;
+
 static Suite *
 messages_director_suite (void)
 {
@@ -895,6 +1091,12 @@ messages_director_suite (void)
   tcase_add_test (tc_service, test_configured);
   tcase_add_test (tc_service, test_chunk);
   tcase_add_test (tc_service, test_chunk_metrics);
+  tcase_add_test (tc_service, test_session_metrics);
+  tcase_add_test (tc_service, test_deadline_missed);
+  tcase_add_test (tc_service, test_prompt_state);
+  tcase_add_test (tc_service, test_prompt_rejected);
+  tcase_add_test (tc_service, test_stream_exhausted);
+  tcase_add_test (tc_service, test_pong);
   return s;
 }
 

@@ -182,7 +182,7 @@ assert_bool (const GstStructure * s, const gchar * name, gboolean expected)
 }
 
 /* @expected: the strings, comma-separated */
-G_GNUC_UNUSED static void
+static void
 assert_strings (const GstStructure * s, const gchar * name,
     const gchar * expected)
 {
@@ -1066,6 +1066,169 @@ GST_START_TEST (test_pong)
 
 GST_END_TEST;
 
+static const gchar error_example[] =
+    "{'type':'error','code':'stale_prompt_version',"
+    "'error':'prompt_version 3 is not above 4',"
+    "'detail':[{'loc':['body','prompt_version'],'msg':'stale'}],"
+    "'prompt_version':3}";
+
+GST_START_TEST (test_error)
+{
+  const gchar *codes[] = { "content_policy", "configuration_timeout",
+    "generation_failed", "generation_timeout", "immutable_settings",
+    "initialization_timeout", "invalid_initial_image", "invalid_message",
+    "not_configured", "stale_prompt_version"
+  };
+  const Change changes[] = {
+    {"'prompt_version':3}", "'prompt_version':null}"},
+    {",'prompt_version':3}", "}"},
+    {"'detail':[{'loc':['body','prompt_version'],'msg':'stale'}]",
+        "'detail':null"},
+    {"'detail':[{'loc':['body','prompt_version'],'msg':'stale'}]",
+        "'detail':[]"},
+    {"'msg':'stale'}]", "'msg':'stale'},{}]"},
+    {"'prompt_version':3}", "'prompt_version':0}", "/prompt_version",
+        "at least 1"},
+    {"'prompt_version':3}", "'prompt_version':1.5}", "/prompt_version",
+        "integer"},
+    {"'stale_prompt_version'", "'oops'", "/code",
+        "\"content_policy\", \"configuration_timeout\""},
+    {"'code':'stale_prompt_version',", "", "/code", "is required"},
+    {"'error':'prompt_version 3 is not above 4',", "", "/error",
+        "is required"},
+    {"'error':'prompt_version 3 is not above 4'", "'error':null", "/error",
+        "string"},
+    {"'detail':[{'loc':['body','prompt_version'],'msg':'stale'}]",
+        "'detail':[1]", "/detail/0", "object"},
+    {"'detail':[{'loc':['body','prompt_version'],'msg':'stale'}]",
+        "'detail':{'msg':'stale'}", "/detail", "array"},
+  };
+  GstSessionMessage *m;
+  const GstStructure *s, *item;
+  const GValue *detail;
+  guint i;
+
+  m = accept_sq (SERVICE, error_example);
+  s = gst_session_message_get_structure (m);
+  assert_string (s, "code", "stale_prompt_version");
+  assert_string (s, "error", "prompt_version 3 is not above 4");
+  assert_int (s, "prompt_version", 3);
+  detail = field (s, "detail", GST_TYPE_ARRAY);
+  fail_unless_equals_int (gst_value_array_get_size (detail), 1);
+  fail_unless (G_VALUE_TYPE (gst_value_array_get_value (detail, 0)) ==
+      GST_TYPE_STRUCTURE);
+  item = gst_value_get_structure (gst_value_array_get_value (detail, 0));
+  assert_strings (item, "loc", "body,prompt_version");
+  assert_string (item, "msg", "stale");
+  gst_session_message_unref (m);
+
+  for (i = 0; i < G_N_ELEMENTS (codes); i++) {
+    gchar *json = g_strdup_printf ("{\"type\":\"error\",\"code\":\"%s\","
+        "\"error\":\"failed\"}", codes[i]);
+
+    m = accept_json (SERVICE, json);
+    assert_string (gst_session_message_get_structure (m), "code", codes[i]);
+    gst_session_message_unref (m);
+    g_free (json);
+  }
+
+  check_changes (SERVICE, error_example, "error", changes,
+      G_N_ELEMENTS (changes));
+
+  m = accept_sq (SERVICE, "{'type':'error','code':'not_configured',"
+      "'error':'send configure first','detail':null,'prompt_version':null}");
+  s = gst_session_message_get_structure (m);
+  assert_null (s, "detail");
+  assert_null (s, "prompt_version");
+  gst_session_message_unref (m);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_session_info_defaults)
+{
+  GstSessionMessage *m;
+  const GstStructure *s;
+  gchar *json;
+
+  m = accept_sq (SERVICE, "{'type':'session_info'}");
+  s = gst_session_message_get_structure (m);
+  fail_unless_equals_string (gst_structure_get_name (s), "session_info");
+  assert_int (s, "protocol_version", 1);
+  assert_int (s, "prompt_deck_size", 3);
+  assert_int (s, "chunk_seconds", 10);
+  assert_int (s, "min_chunk_duration", 5);
+  assert_int (s, "max_chunk_duration", 15);
+  assert_int (s, "default_chunk_duration", 10);
+  assert_double (s, "continuation_playback_seconds", 8.5);
+  assert_int (s, "continuation_context_frames", 39);
+  assert_strings (s, "resolutions", "480p,768p");
+  assert_strings (s, "aspect_ratios", "16:9,9:16,1:1");
+  assert_strings (s, "accelerations", "none,regular");
+  assert_string (s, "default_acceleration", "regular");
+  assert_int (s, "min_memory", 1);
+  assert_int (s, "default_memory", 12);
+  assert_int (s, "max_memory", 50);
+  assert_int (s, "prompt_context_segments", 12);
+  assert_string (s, "prompt_expander", "fast");
+  assert_string (s, "controller_machine_type", "XL");
+  assert_bool (s, "one_session_per_machine", TRUE);
+  assert_int (s, "audio_sample_rate", 32000);
+  assert_int (s, "fps", 24);
+  assert_strings (s, "client_message_types", "configure,ping,prompt,stop");
+  assert_strings (s, "server_message_types", "chunk,chunk_metrics,"
+      "configured,deadline_missed,error,pong,prompt_applied,prompt_pending,"
+      "prompt_rejected,session_info,session_metrics,stream_exhausted");
+  /* null or unknown defaults are not filled */
+  fail_if (gst_structure_has_field (s, "max_session_seconds"));
+  fail_if (gst_structure_has_field (s, "app"));
+  fail_if (gst_structure_has_field (s, "backend_selection"));
+  fail_unless_equals_int (gst_structure_n_fields (s), 23);
+  /* the JSON text keeps what was sent */
+  json = gst_session_message_to_json (m);
+  fail_unless_equals_string (json, "{\"type\":\"session_info\"}");
+  g_free (json);
+  gst_session_message_unref (m);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_session_info_sent_values)
+{
+  GstSessionMessage *m;
+  const GstStructure *s;
+
+  m = accept_sq (SERVICE, "{'type':'session_info','protocol_version':1,"
+      "'app':'director','backend_selection':'least_loaded',"
+      "'max_session_seconds':3600,'continuation_playback_seconds':9,"
+      "'resolutions':['768p'],'fps':24,'worker':'gpu-3'}");
+  s = gst_session_message_get_structure (m);
+  assert_string (s, "app", "director");
+  assert_string (s, "backend_selection", "least_loaded");
+  assert_double (s, "max_session_seconds", 3600.0);
+  assert_double (s, "continuation_playback_seconds", 9.0);
+  assert_strings (s, "resolutions", "768p");
+  assert_int (s, "fps", 24);
+  assert_string (s, "worker", "gpu-3");
+  assert_int (s, "max_memory", 50);
+  gst_session_message_unref (m);
+
+  m = accept_sq (SERVICE, "{'type':'session_info','max_session_seconds':null}");
+  assert_null (gst_session_message_get_structure (m), "max_session_seconds");
+  gst_session_message_unref (m);
+
+  refuse_sq (SERVICE, "{'type':'session_info','protocol_version':2}",
+      "session_info", "/protocol_version", "must be 1");
+  refuse_sq (SERVICE, "{'type':'session_info','fps':'24'}",
+      "session_info", "/fps", "integer");
+  refuse_sq (SERVICE, "{'type':'session_info','resolutions':['768p',1]}",
+      "session_info", "/resolutions/1", "string");
+  refuse_sq (SERVICE, "{'type':'session_info','max_session_seconds':'1h'}",
+      "session_info", "/max_session_seconds", "number");
+}
+
+GST_END_TEST;
+
 static Suite *
 messages_director_suite (void)
 {
@@ -1097,6 +1260,9 @@ messages_director_suite (void)
   tcase_add_test (tc_service, test_prompt_rejected);
   tcase_add_test (tc_service, test_stream_exhausted);
   tcase_add_test (tc_service, test_pong);
+  tcase_add_test (tc_service, test_error);
+  tcase_add_test (tc_service, test_session_info_defaults);
+  tcase_add_test (tc_service, test_session_info_sent_values);
   return s;
 }
 

@@ -1082,6 +1082,162 @@ GST_START_TEST (test_build_unknown_type)
 
 GST_END_TEST;
 
+/* ----------------------------------------------------------- round trips */
+
+/* the string array @field of @msg equals @expected (NULL-terminated) */
+static void
+check_strv (GstSessionMessage * msg, const gchar * field,
+    const gchar * const *expected)
+{
+  const GValue *v =
+      gst_structure_get_value (gst_session_message_get_structure (msg), field);
+  guint i, n = g_strv_length ((gchar **) expected);
+
+  fail_unless (v != NULL && GST_VALUE_HOLDS_ARRAY (v), "%s is no array", field);
+  fail_unless_equals_int (gst_value_array_get_size (v), n);
+  for (i = 0; i < n; i++)
+    fail_unless_equals_string (g_value_get_string (gst_value_array_get_value
+            (v, i)), expected[i]);
+}
+
+/* parses the built @text as a client message of @type */
+static GstSessionMessage *
+parse_built (gchar * text, GError * err, const gchar * type)
+{
+  GstSessionMessage *msg;
+
+  fail_unless (text != NULL, "building %s: %s", type, err ? err->message : "");
+  msg = parse_ok (CLIENT, text);
+  g_free (text);
+  fail_unless (gst_session_message_is_known (msg));
+  fail_unless_equals_string (gst_session_message_get_type_name (msg), type);
+  return msg;
+}
+
+GST_START_TEST (test_round_trip_client)
+{
+  static const gchar *active[] = { "look_down", "right", "right", NULL };
+  static const gchar *activated[] = { "backward", "look_left", NULL };
+  static const gchar *pressed[] = { "KeyW", "ShiftLeft", NULL };
+  GError *err = NULL;
+  GstSessionMessage *msg;
+  const GstStructure *s;
+  gchar *prompt = repeat ("\xc3\xa9\xf0\x9d\x84\x9e", 1000);
+  gdouble d;
+  gchar *t;
+
+  t = gst_session_world_build_configure ("forest-stream",
+      "https://example.com/w.jpg", prompt, &err);
+  msg = parse_built (t, err, "configure");
+  fail_unless_equals_string (get_string (msg, "preset"), "forest-stream");
+  fail_unless_equals_string (get_string (msg, "image_url"),
+      "https://example.com/w.jpg");
+  fail_unless_equals_string (get_string (msg, "prompt"), prompt);
+  gst_session_message_unref (msg);
+
+  t = gst_session_world_build_configure (NULL, NULL, NULL, &err);
+  msg = parse_built (t, err, "configure");
+  fail_unless_equals_int (gst_structure_n_fields
+      (gst_session_message_get_structure (msg)), 0);
+  gst_session_message_unref (msg);
+
+  t = gst_session_world_build_prompt (prompt, &err);
+  msg = parse_built (t, err, "prompt");
+  fail_unless_equals_string (get_string (msg, "prompt"), prompt);
+  gst_session_message_unref (msg);
+
+  t = gst_session_world_build_reset ("landscape", NULL, "tab\there \"q\"\n",
+      &err);
+  msg = parse_built (t, err, "reset");
+  fail_unless_equals_string (get_string (msg, "preset"), "landscape");
+  fail_unless_equals_string (get_string (msg, "prompt"), "tab\there \"q\"\n");
+  fail_if (gst_structure_has_field (gst_session_message_get_structure (msg),
+          "image_url"));
+  gst_session_message_unref (msg);
+
+  t = gst_session_world_build_stop (&err);
+  msg = parse_built (t, err, "stop");
+  gst_session_message_unref (msg);
+
+  t = gst_session_world_build_commands (active, activated, &err);
+  msg = parse_built (t, err, "commands");
+  check_strv (msg, "active", active);
+  check_strv (msg, "activated", activated);
+  gst_session_message_unref (msg);
+
+  t = gst_session_world_build_keys (pressed, pressed, &err);
+  msg = parse_built (t, err, "keys");
+  check_strv (msg, "pressed", pressed);
+  check_strv (msg, "activated", pressed);
+  gst_session_message_unref (msg);
+
+  t = gst_session_world_build_ping (TRUE, 1234567.25, &err);
+  msg = parse_built (t, err, "ping");
+  s = gst_session_message_get_structure (msg);
+  fail_unless (gst_structure_get_double (s, "ts", &d));
+  fail_unless (d == 1234567.25);
+  gst_session_message_unref (msg);
+
+  t = gst_session_world_build_ping (FALSE, 0, &err);
+  msg = parse_built (t, err, "ping");
+  fail_if (gst_structure_has_field (gst_session_message_get_structure (msg),
+          "ts"));
+  gst_session_message_unref (msg);
+
+  g_free (prompt);
+}
+
+GST_END_TEST;
+
+/* builds a service message from @fields, parses it back and compares */
+static void
+service_round_trip (const GstStructure * fields)
+{
+  GError *err = NULL;
+  GstSessionMessage *msg;
+  gchar *t;
+
+  t = gst_session_message_build (GST_SESSION_APP_WORLD, SERVICE, fields, &err);
+  fail_unless (t != NULL, "building %s: %s", gst_structure_get_name (fields),
+      err ? err->message : "");
+  msg = parse_ok (SERVICE, t);
+  fail_unless (gst_session_message_is_known (msg));
+  fail_unless (gst_structure_is_equal (gst_session_message_get_structure
+          (msg), fields), "%s came back different", t);
+  gst_session_message_unref (msg);
+  g_free (t);
+}
+
+GST_START_TEST (test_round_trip_service)
+{
+  GstSessionMessage *msg;
+  GstStructure *stats;
+  gchar *json;
+
+  stats = gst_structure_new ("stats",
+      "block_index", G_TYPE_INT64, (gint64) 41,
+      "block_seconds", G_TYPE_DOUBLE, 0.5,
+      "generation_fps", G_TYPE_DOUBLE, 17.25,
+      "gpu_wait_frac", G_TYPE_DOUBLE, 0.0,
+      "queue_age_ms_p50", G_TYPE_DOUBLE, 8.0,
+      "queue_age_ms_max", G_TYPE_DOUBLE, 31.5,
+      "pace_sleep_ms_avg", G_TYPE_DOUBLE, 2.75,
+      "queue_depth", G_TYPE_INT64, (gint64) 3, NULL);
+  service_round_trip (stats);
+  gst_structure_free (stats);
+
+  /* session_info: the parsed fields (nested objects and arrays) build the
+   * same message again */
+  json = json_object_of ("session_info", session_info_members,
+      G_N_ELEMENTS (session_info_members), -1, -1, NULL);
+  msg = parse_ok (SERVICE, json);
+  service_round_trip (gst_session_message_get_structure (msg));
+  gst_session_message_unref (msg);
+  g_free (json);
+}
+
+GST_END_TEST;
+
 /* ------------------------------------------------------------------ suite */
 
 static Suite *
@@ -1111,6 +1267,8 @@ messages_world_suite (void)
   tcase_add_test (tc, test_build_exact);
   tcase_add_test (tc, test_build_refused);
   tcase_add_test (tc, test_build_unknown_type);
+  tcase_add_test (tc, test_round_trip_client);
+  tcase_add_test (tc, test_round_trip_service);
   return s;
 }
 

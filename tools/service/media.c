@@ -88,7 +88,7 @@ encoder_description (SvcCodec codec)
     return "x264enc tune=zerolatency speed-preset=ultrafast bitrate=1500 "
         "key-int-max=32 threads=2 ! video/x-h264,"
         "profile=constrained-baseline,stream-format=byte-stream";
-  return "vp8enc deadline=1 cpu-used=8 end-usage=cbr target-bitrate=1500000 "
+  return "vp8enc deadline=1 cpu-used=16 end-usage=cbr target-bitrate=1500000 "
       "keyframe-max-dist=32 lag-in-frames=0 threads=2 error-resilient=default";
 }
 

@@ -188,8 +188,11 @@ stop_context (GstSessionSrc * self)
   g_main_loop_quit (priv->loop);
   g_thread_join (priv->thread);
   priv->thread = NULL;
-  /* run what was left (sources holding references) before freeing */
+  /* run what was left (sources holding references) before freeing, as
+   * the context's owner (libsoup checks) */
+  g_main_context_push_thread_default (priv->context);
   while (g_main_context_iteration (priv->context, FALSE));
+  g_main_context_pop_thread_default (priv->context);
   g_main_loop_unref (priv->loop);
   g_main_context_unref (priv->context);
   priv->loop = NULL;
@@ -251,14 +254,21 @@ run_sync (GstSessionSrc * self, void (*func) (GstSessionSrc *))
   return done;
 }
 
+/* Runs @func on the context later, never right away: callers may hold the
+ * controller lock, even on the context thread itself. */
 static void
 invoke (GstSessionSrc * self, GSourceFunc func)
 {
   GstSessionSrcPrivate *priv = PRIV (self);
+  GSource *source;
 
-  if (priv->context)
-    g_main_context_invoke_full (priv->context, G_PRIORITY_DEFAULT, func,
-        gst_object_ref (self), gst_object_unref);
+  if (priv->context == NULL)
+    return;
+  source = g_idle_source_new ();
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, func, gst_object_ref (self), gst_object_unref);
+  g_source_attach (source, priv->context);
+  g_source_unref (source);
 }
 
 /* ---- events: sending, posting, emitting ---- */
@@ -293,6 +303,7 @@ act_on_event (GstSessionSrc * self, GstSessionControlEvent * ev)
 
   switch (ev->type) {
     case GST_SESSION_CONTROL_EVENT_SEND:
+      GST_DEBUG_OBJECT (self, "sending %s", ev->json);
       if (priv->stage == NULL || !priv->channel_open) {
         GST_DEBUG_OBJECT (self, "no session, not sent: %s", ev->json);
       } else if (!gst_session_stage_send (priv->stage, ev->json, &err)) {

@@ -377,7 +377,7 @@ on_pad_added (GstElement * webrtc, GstPad * pad, GstSessionStage * stage)
     GST_ERROR_OBJECT (stage->owner, "cannot link the incoming stream");
   else if (kind == GST_SESSION_OUTPUT_VIDEO)
     /* a keyframe now, not at the sender's next scheduled one */
-    gst_pad_send_event (sinkpad,
+    gst_pad_push_event (sinkpad,
         gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE,
             TRUE, 0));
   gst_object_unref (sinkpad);

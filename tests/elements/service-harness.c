@@ -87,27 +87,42 @@ service_harness_start (const gchar * first_arg, ...)
   return h;
 }
 
+static void
+on_service_exit (GObject * source, GAsyncResult * res, gpointer user_data)
+{
+  gboolean *done = user_data;
+
+  g_subprocess_wait_finish (G_SUBPROCESS (source), res, NULL);
+  *done = TRUE;
+}
+
 void
 service_harness_stop (ServiceHarness * h)
 {
   gint64 deadline = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+  GMainContext *ctx;
+  gboolean done = FALSE;
 
   if (h == NULL)
     return;
+  ctx = g_main_context_new ();
+  g_main_context_push_thread_default (ctx);
+  g_subprocess_wait_async (h->proc, NULL, on_service_exit, &done);
   g_subprocess_send_signal (h->proc, SIGTERM);
-  while (!g_subprocess_get_if_exited (h->proc) &&
-      !g_subprocess_get_if_signaled (h->proc) &&
-      g_get_monotonic_time () < deadline) {
-    GMainContext *ctx = g_main_context_default ();
-
+  while (!done && g_get_monotonic_time () < deadline) {
     if (!g_main_context_iteration (ctx, FALSE))
       g_usleep (5000);
   }
-  if (!g_subprocess_get_if_exited (h->proc) &&
-      !g_subprocess_get_if_signaled (h->proc)) {
+  if (!done) {
     g_subprocess_force_exit (h->proc);
-    fail ("the service did not exit on SIGTERM within 10 s");
+    while (!done)
+      g_main_context_iteration (ctx, TRUE);
   }
+  g_main_context_pop_thread_default (ctx);
+  g_main_context_unref (ctx);
+  fail_unless (g_subprocess_get_if_exited (h->proc) &&
+      g_subprocess_get_exit_status (h->proc) == 0,
+      "the service did not exit cleanly on SIGTERM within 10 s");
   g_object_unref (h->proc);
   g_free (h->base_url);
   g_free (h);

@@ -332,7 +332,7 @@ on_message_string (GstWebRTCDataChannel * channel, const gchar * text,
       m->type = g_strdup (json_object_get_string_member (m->obj, "type"));
   }
   g_object_unref (parser);
-  if (!c->options.no_validation) {
+  {
     GError *error = NULL;
     GstSessionMessage *msg = gst_session_message_parse (c->app,
         GST_SESSION_DIRECTION_SERVICE, text, -1, &error);
@@ -809,6 +809,18 @@ svc_client_wait_message (SvcClient * c, const gchar * type, gint timeout_ms)
   return m ? m->obj : NULL;
 }
 
+gboolean
+svc_client_wait_invalid (SvcClient * c, guint n, gint timeout_ms)
+{
+  gboolean ok;
+
+  g_mutex_lock (&c->lock);
+  WAIT_LOCKED (c, c->invalid >= n, timeout_ms);
+  ok = c->invalid >= n;
+  g_mutex_unlock (&c->lock);
+  return ok;
+}
+
 guint
 svc_client_count_messages (SvcClient * c, const gchar * type)
 {
@@ -981,7 +993,7 @@ svc_client_free (SvcClient * c)
   g_mutex_lock (&c->lock);
   invalid = c->invalid;
   g_mutex_unlock (&c->lock);
-  if (!c->options.no_validation)
+  if (!c->options.expect_invalid)
     g_assert_cmpuint (invalid, ==, 0);
 
   g_ptr_array_unref (c->messages);

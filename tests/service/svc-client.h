@@ -48,7 +48,7 @@ typedef struct
   const gchar *key;
   gboolean h264;                /* offer H.264 instead of VP8 */
   gboolean no_audio;            /* director: offer no audio */
-  gboolean no_validation;       /* do not validate incoming messages */
+  gboolean expect_invalid;      /* invalid service messages are expected */
 } SvcClientOptions;
 
 SvcClient *svc_client_new (const gchar * base_url, GstSessionApp app,
@@ -62,6 +62,9 @@ gboolean svc_client_send (SvcClient * client, const gchar * text);
 /* the next message of @type not returned before, or NULL after the
  * timeout; the object stays owned by the client */
 JsonObject *svc_client_wait_message (SvcClient * client, const gchar * type,
+    gint timeout_ms);
+/* waits until @n service messages failed validation */
+gboolean svc_client_wait_invalid (SvcClient * client, guint n,
     gint timeout_ms);
 guint svc_client_count_messages (SvcClient * client, const gchar * type);
 gboolean svc_client_wait_video_frames (SvcClient * client, guint64 frames,

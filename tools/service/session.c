@@ -39,6 +39,7 @@ struct _SvcSession
   gboolean responded;           /* status and headers are set */
   gboolean sse;                 /* the response is the event stream */
   guint keepalive_source;
+  GSource *socket_source;       /* notices the client closing early */
 
   SvcPeer *peer;
   SvcMedia *media;
@@ -59,6 +60,7 @@ typedef struct
 } SessionCall;
 
 static void finish_response (SvcSession * s);
+static void stop_socket_watch (SvcSession * s);
 
 SvcSession *
 svc_session_ref (SvcSession * s)
@@ -330,6 +332,7 @@ svc_session_respond_error (SvcSession * s, guint status, const gchar * type,
 static void
 finish_response (SvcSession * s)
 {
+  stop_socket_watch (s);
   if (s->keepalive_source) {
     g_source_remove (s->keepalive_source);
     s->keepalive_source = 0;
@@ -349,8 +352,10 @@ static void
 on_response_finished (SoupServerMessage * msg, SvcSession * s)
 {
   GST_INFO ("session %s: the response finished", s->id);
+  svc_session_ref (s);
   g_signal_handler_disconnect (s->msg, s->finished_handler);
   g_clear_object (&s->msg);
+  stop_socket_watch (s);
   if (s->keepalive_source) {
     g_source_remove (s->keepalive_source);
     s->keepalive_source = 0;
@@ -358,6 +363,62 @@ on_response_finished (SoupServerMessage * msg, SvcSession * s)
   if (s->state != SVC_SESSION_CLOSED)
     svc_session_close (s, SVC_CLOSE_CLIENT_GONE);
   svc_service_session_changed (s->service, s);
+  svc_session_unref (s);
+}
+
+static void
+stop_socket_watch (SvcSession * s)
+{
+  if (s->socket_source) {
+    g_source_destroy (s->socket_source);
+    g_source_unref (s->socket_source);
+    s->socket_source = NULL;
+  }
+}
+
+/* The client sends nothing more on the connection of an event stream:
+ * readable means it closed (or broke) it. Peeking leaves the bytes to
+ * libsoup. */
+static gboolean
+on_client_socket (GSocket * socket, GIOCondition condition, gpointer data)
+{
+  SvcSession *s = data;
+  gchar byte;
+  GInputVector vector = { &byte, 1 };
+  gint flags = G_SOCKET_MSG_PEEK;
+  GError *error = NULL;
+  gssize n;
+
+  n = g_socket_receive_message (socket, NULL, &vector, 1, NULL, NULL, &flags,
+      NULL, &error);
+  if (n < 0 && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK)) {
+    g_error_free (error);
+    return G_SOURCE_CONTINUE;
+  }
+  g_clear_error (&error);
+  if (n > 0)
+    return G_SOURCE_CONTINUE;
+  GST_INFO ("session %s: the client closed the connection", s->id);
+  stop_socket_watch (s);
+  if (s->state != SVC_SESSION_CLOSED)
+    svc_session_close (s, SVC_CLOSE_CLIENT_GONE);
+  else
+    finish_response (s);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+start_socket_watch (SvcSession * s)
+{
+  GSocket *socket = soup_server_message_get_socket (s->msg);
+
+  if (!socket)
+    return;
+  s->socket_source = g_socket_create_source (socket, G_IO_IN | G_IO_HUP |
+      G_IO_ERR, NULL);
+  g_source_set_callback (s->socket_source, G_SOURCE_FUNC (on_client_socket), s,
+      NULL);
+  g_source_attach (s->socket_source, NULL);
 }
 
 static void
@@ -395,6 +456,7 @@ send_answer (SvcSession * s, const gchar * sdp)
 
   s->keepalive_source = g_timeout_add_seconds (s->config->keepalive_seconds,
       send_keepalive, s);
+  start_socket_watch (s);
   s->state = SVC_SESSION_STREAMING;
   svc_media_start (s->media);
   GST_INFO ("session %s: answered, streaming", s->id);

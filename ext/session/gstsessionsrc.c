@@ -134,6 +134,7 @@ typedef struct
   gboolean stopping;
   gboolean ended;
   gint64 started_at;
+  gint64 opened_at;             /* control channel open (0: not yet) */
   guint sessions;
   GstSessionControlScript *script;      /* loaded at NULL->READY */
   guint script_next;
@@ -758,6 +759,7 @@ on_channel_open (GstSessionStage * stage, gpointer data)
 
   GST_INFO_OBJECT (self, "control channel open");
   priv->channel_open = TRUE;
+  priv->opened_at = g_get_monotonic_time ();
   post_negotiated (self);
   priv->attempt = 0;
   g_mutex_lock (&priv->ctrl_lock);
@@ -855,7 +857,8 @@ watchdog (gpointer data)
   for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
     if (priv->outputs[i])
       last = MAX (last, gst_session_output_get_last_input (priv->outputs[i]));
-  last = MAX (last, priv->started_at);
+  /* media may follow the channel by a little: silence counts from there */
+  last = MAX (last, priv->opened_at);
   if (media_timeout && now - last > (gint64) media_timeout * 1000) {
     gchar *why = g_strdup_printf ("no media for %u ms", media_timeout);
 

@@ -544,8 +544,8 @@ GST_START_TEST (test_control_script)
 
   fail_unless (g_file_set_contents (path,
           "# test script\n"
-          "0.5 press forward\n" "1.0 prompt a river at dawn\n"
-          "1.5 release forward\n" "1.6 ping\n", -1, NULL));
+          "2.5 press forward\n" "3.0 prompt a river at dawn\n"
+          "3.5 release forward\n" "3.6 ping\n", -1, NULL));
   props = g_strdup_printf ("control-script=%s", path);
   pipeline = world_pipeline (svc, props);
   log = bus_log_new (pipeline);

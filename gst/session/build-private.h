@@ -7,8 +7,22 @@
 #define __GST_SESSION_BUILD_PRIVATE_H__
 
 #include "message.h"
+#include "sessionerror.h"
 
 G_BEGIN_DECLS
+
+/* GStreamer drops a string that is not UTF-8 from a structure (with a
+ * warning): refuse it first, naming the field, as the validator would. */
+static inline gboolean
+check_utf8 (const gchar * type, const gchar * field, const gchar * value,
+    GError ** error)
+{
+  if (value == NULL || g_utf8_validate (value, -1, NULL))
+    return TRUE;
+  g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_MESSAGE,
+      "%s: /%s is not valid UTF-8", type, field);
+  return FALSE;
+}
 
 /* Builds the client message @s of @app (taking @s) into JSON text. */
 static inline gchar *

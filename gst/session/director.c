@@ -54,6 +54,11 @@ gst_session_director_build_configure (const GstSessionDirectorConfig * config,
 
   g_return_val_if_fail (config != NULL, NULL);
 
+  if (!check_utf8 ("configure", "prompt", config->prompt, error) ||
+      !check_utf8 ("configure", "resolution", config->resolution, error) ||
+      !check_utf8 ("configure", "aspect_ratio", config->aspect_ratio, error) ||
+      !check_utf8 ("configure", "acceleration", config->acceleration, error))
+    return NULL;
   s = gst_structure_new ("configure",
       "prompt_version", G_TYPE_INT64, config->prompt_version,
       "prompt", G_TYPE_STRING, config->prompt, NULL);
@@ -94,6 +99,8 @@ gchar *
 gst_session_director_build_prompt (gint64 prompt_version,
     const gchar * prompt, GError ** error)
 {
+  if (!check_utf8 ("prompt", "prompt", prompt, error))
+    return NULL;
   return build_and_free (GST_SESSION_APP_DIRECTOR,
       gst_structure_new ("prompt", "prompt_version", G_TYPE_INT64,
           prompt_version, "prompt", G_TYPE_STRING, prompt, NULL), error);

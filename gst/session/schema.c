@@ -512,7 +512,7 @@ schema_check_text (const gchar * text, gsize length, GError ** error)
 {
   gsize i;
   gint depth = 0;
-  gboolean in_string = FALSE;
+  gboolean in_string = FALSE, ended = FALSE;
 
   if (length > GST_SESSION_MESSAGE_MAX_SIZE) {
     g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_JSON,
@@ -528,6 +528,12 @@ schema_check_text (const gchar * text, gsize length, GError ** error)
   for (i = 0; i < length; i++) {
     gchar c = text[i];
 
+    if (ended && !g_ascii_isspace (c)) {
+      g_set_error_literal (error, GST_SESSION_ERROR,
+          GST_SESSION_ERROR_INVALID_JSON,
+          "message: text after the JSON value (one value per message)");
+      return FALSE;
+    }
     if (in_string) {
       if (c == '\\')
         i++;
@@ -543,7 +549,8 @@ schema_check_text (const gchar * text, gsize length, GError ** error)
         return FALSE;
       }
     } else if (c == '}' || c == ']') {
-      depth--;
+      if (--depth == 0)
+        ended = TRUE;
     }
   }
   return TRUE;

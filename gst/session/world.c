@@ -23,14 +23,22 @@
 static gchar *
 build_world (GstStructure * s, GError ** error)
 {
+  if (s == NULL)
+    return NULL;
   return build_and_free (GST_SESSION_APP_WORLD, s, error);
 }
 
 static GstStructure *
 world_start (const gchar * type, const gchar * preset,
-    const gchar * image_url, const gchar * prompt)
+    const gchar * image_url, const gchar * prompt, GError ** error)
 {
-  GstStructure *s = gst_structure_new_empty (type);
+  GstStructure *s;
+
+  if (!check_utf8 (type, "preset", preset, error) ||
+      !check_utf8 (type, "image_url", image_url, error) ||
+      !check_utf8 (type, "prompt", prompt, error))
+    return NULL;
+  s = gst_structure_new_empty (type);
 
   if (preset)
     gst_structure_set (s, "preset", G_TYPE_STRING, preset, NULL);
@@ -57,8 +65,8 @@ gchar *
 gst_session_world_build_configure (const gchar * preset,
     const gchar * image_url, const gchar * prompt, GError ** error)
 {
-  return build_world (world_start ("configure", preset, image_url, prompt),
-      error);
+  return build_world (world_start ("configure", preset, image_url, prompt,
+          error), error);
 }
 
 /**
@@ -73,9 +81,12 @@ gst_session_world_build_configure (const gchar * preset,
 gchar *
 gst_session_world_build_prompt (const gchar * prompt, GError ** error)
 {
-  GstStructure *s = gst_structure_new_empty ("prompt");
+  GstStructure *s;
 
+  if (!check_utf8 ("prompt", "prompt", prompt, error))
+    return NULL;
   /* a NULL prompt is sent to the validator as null, which it refuses */
+  s = gst_structure_new_empty ("prompt");
   gst_structure_set (s, "prompt", G_TYPE_STRING, prompt, NULL);
   return build_world (s, error);
 }
@@ -95,7 +106,8 @@ gchar *
 gst_session_world_build_reset (const gchar * preset, const gchar * image_url,
     const gchar * prompt, GError ** error)
 {
-  return build_world (world_start ("reset", preset, image_url, prompt), error);
+  return build_world (world_start ("reset", preset, image_url, prompt,
+          error), error);
 }
 
 /**

@@ -68,6 +68,7 @@ GST_START_TEST (test_director_session)
   SvcClient *c = connect_director (p, NULL);
   JsonObject *m;
   gint width = 0, height = 0, i;
+  gint64 index;
 
   /* session_info with every field */
   m = svc_client_wait_message (c, "session_info", TIMEOUT);
@@ -170,21 +171,32 @@ GST_START_TEST (test_director_session)
   m = svc_client_wait_message (c, "prompt_pending", TIMEOUT);
   fail_unless (m != NULL);
   fail_unless_equals_int (json_object_get_int_member (m, "prompt_version"), 2);
-  m = svc_client_wait_message (c, "prompt_applied", 5000 + TIMEOUT);
+  /* (a prompt arriving in the last 400 ms before a chunk goes to the one
+   * after it) */
+  m = svc_client_wait_message (c, "prompt_applied", 10000 + TIMEOUT);
   fail_unless (m != NULL);
   fail_unless_equals_int (json_object_get_int_member (m, "prompt_version"), 2);
-  assert_chunk (c, 1, 2, 5);
+  for (index = 1; index < 3; index++) {
+    m = svc_client_wait_message (c, "chunk", TIMEOUT);
+    fail_unless (m != NULL);
+    fail_unless_equals_int (json_object_get_int_member (m, "chunk_index"),
+        index);
+    if (json_object_get_int_member (m, "prompt_version") == 2)
+      break;
+  }
+  fail_unless (index < 3);
 
   /* stop: a final session_metrics, then stream_exhausted */
   fail_unless (svc_client_send (c, "{\"type\": \"stop\"}"));
-  m = svc_client_wait_message (c, "session_metrics", TIMEOUT);
-  fail_unless (m != NULL);
-  fail_unless (json_object_get_boolean_member (m, "final"));
+  do {
+    m = svc_client_wait_message (c, "session_metrics", TIMEOUT);
+    fail_unless (m != NULL);
+  } while (!json_object_get_boolean_member_with_default (m, "final", FALSE));
   m = svc_client_wait_message (c, "stream_exhausted", TIMEOUT);
   fail_unless (m != NULL);
   fail_unless_equals_string (json_object_get_string_member (m, "reason"),
       "stopped");
-  fail_unless_equals_int (json_object_get_int_member (m, "chunks"), 2);
+  fail_unless (json_object_get_int_member (m, "chunks") >= index + 1);
   fail_unless (svc_client_wait_response_end (c, TIMEOUT));
 
   svc_client_free (c);

@@ -188,6 +188,29 @@ GST_START_TEST (test_fault_messages)
 
 GST_END_TEST;
 
+/* the same from the command line */
+GST_START_TEST (test_fault_message_flags)
+{
+  SvcProcess *p = svc_process_start ("--fault-bad-message=unknown_type:0.2",
+      "--fault-director-error=generation_timeout:0.4", "--media=cached",
+      NULL);
+  SvcClientOptions options = { NULL, };
+  SvcClient *c;
+  JsonObject *m;
+
+  options.expect_invalid = TRUE;
+  c = connect_app (p, GST_SESSION_APP_DIRECTOR, &options);
+  fail_unless (svc_client_wait_invalid (c, 1, TIMEOUT));
+  m = svc_client_wait_message (c, "error", TIMEOUT);
+  fail_unless (m != NULL);
+  fail_unless_equals_string (json_object_get_string_member (m, "code"),
+      "generation_timeout");
+  svc_client_free (c);
+  fail_unless_equals_int (svc_process_stop (p, NULL), 0);
+}
+
+GST_END_TEST;
+
 static Suite *
 faults_suite (void)
 {
@@ -202,6 +225,7 @@ faults_suite (void)
   tcase_add_test (tc, test_fault_world_stall);
   tcase_add_test (tc, test_fault_exhaust);
   tcase_add_test (tc, test_fault_messages);
+  tcase_add_test (tc, test_fault_message_flags);
   return s;
 }
 

@@ -96,7 +96,7 @@ GST_START_TEST (test_world_session)
   svc_client_video_size (c, &width, &height);
   fail_unless_equals_int (width, 1280);
   fail_unless_equals_int (height, 704);
-  rate = measure_rate (c, 32);
+  rate = measure_rate (c, 48);
   GST_INFO ("world video at %.2f fps", rate);
   fail_unless (rate > 11.0 && rate < 22.0, "rate %f", rate);
 
@@ -265,7 +265,7 @@ GST_START_TEST (test_world_h264_cached)
   svc_client_video_size (c, &width, &height);
   fail_unless_equals_int (width, 1280);
   fail_unless_equals_int (height, 704);
-  rate = measure_rate (c, 32);
+  rate = measure_rate (c, 48);
   fail_unless (rate > 11.0 && rate < 22.0, "rate %f", rate);
   fail_unless (svc_client_wait_message (c, "stats", TIMEOUT));
 

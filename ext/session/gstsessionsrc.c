@@ -1151,7 +1151,16 @@ gst_session_src_change_state (GstElement * element, GstStateChange transition)
       start_context (self);
       break;
     }
-    case GST_STATE_CHANGE_READY_TO_PAUSED:
+    case GST_STATE_CHANGE_READY_TO_PAUSED:{
+      GError *err = NULL;
+
+      if (klass->check_start && !klass->check_start (self, &err)) {
+        GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s", err->message),
+            (NULL));
+        g_error_free (err);
+        return GST_STATE_CHANGE_FAILURE;
+      }
+    }
       priv->ended = FALSE;
       priv->stopping = FALSE;
       priv->sessions = 0;

@@ -32,6 +32,8 @@ G_DECLARE_DERIVABLE_TYPE (GstSessionSrc, gst_session_src, GST, SESSION_SRC,
  * @take_events: the controller's queued events
  * @apply_action: apply one action of the control script (not `stop`,
  *   which the base class turns into an EOS)
+ * @check_start: optional: whether the settings allow a session to start
+ *   (checked at READY→PAUSED; the error fails the state change)
  *
  * All vfuncs but @take_events's caller run with the controller lock held
  * (GST_SESSION_SRC_CTRL_LOCK); they must not emit signals or post
@@ -55,6 +57,7 @@ struct _GstSessionSrcClass
   GQueue *(*take_events) (GstSessionSrc * src);
   gboolean (*apply_action) (GstSessionSrc * src,
       const GstSessionControlAction * action, GError ** error);
+  gboolean (*check_start) (GstSessionSrc * src, GError ** error);
 
   gpointer _gst_reserved[GST_PADDING];
 };

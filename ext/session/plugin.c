@@ -10,6 +10,7 @@
 #include <gst/gst.h>
 
 #include "gstworldsrc.h"
+#include "gstdirectorsrc.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -17,6 +18,7 @@ plugin_init (GstPlugin * plugin)
   gboolean ret = FALSE;
 
   ret |= GST_ELEMENT_REGISTER (worldsrc, plugin);
+  ret |= GST_ELEMENT_REGISTER (directorsrc, plugin);
   return ret;
 }
 

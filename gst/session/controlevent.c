@@ -8,6 +8,8 @@
 #endif
 
 #include "controlevent.h"
+#include "controlevent-private.h"
+#include "session-private.h"
 
 /**
  * gst_session_control_event_free:
@@ -25,4 +27,64 @@ gst_session_control_event_free (GstSessionControlEvent * event)
     gst_structure_free (event->details);
   g_clear_error (&event->error);
   g_free (event);
+}
+
+/* ---- shared by the controllers ---- */
+
+void
+control_events_push (GQueue * events, GstSessionControlEventType type,
+    gchar * json, GstSessionMessage * message, GstStructure * details,
+    GError * error)
+{
+  GstSessionControlEvent *ev = g_new0 (GstSessionControlEvent, 1);
+
+  ev->type = type;
+  ev->json = json;
+  ev->message = message;
+  ev->details = details;
+  ev->error = error;
+  g_queue_push_tail (events, ev);
+}
+
+void
+control_events_send (GQueue * events, gchar * json)
+{
+  GST_DEBUG ("sending %s", json);
+  control_events_push (events, GST_SESSION_CONTROL_EVENT_SEND, json, NULL,
+      NULL, NULL);
+}
+
+/* A message from the service that could not be read: reported, skipped. */
+void
+control_events_warn_invalid (GQueue * events, GError * error)
+{
+  GError *w = g_error_new (error->domain, error->code,
+      "invalid message from the service, skipped: %s", error->message);
+
+  GST_WARNING ("%s", w->message);
+  g_error_free (error);
+  control_events_push (events, GST_SESSION_CONTROL_EVENT_WARNING, NULL, NULL,
+      NULL, w);
+}
+
+/* The element message for @message: its fields, named "<app>/<type>". */
+GstStructure *
+control_event_details (const GstSessionMessage * message)
+{
+  GstStructure *details =
+      gst_structure_copy (gst_session_message_get_structure (message));
+  gchar *name = g_strdup_printf ("%s/%s",
+      gst_session_app_get_name (gst_session_message_get_app (message)),
+      gst_structure_get_name (details));
+
+  gst_structure_set_name (details, name);
+  g_free (name);
+  return details;
+}
+
+/* The clock of ping timestamps: monotonic, in milliseconds. */
+gdouble
+control_now_ms (void)
+{
+  return g_get_monotonic_time () / 1000.0;
 }

@@ -18,6 +18,7 @@
 #include <gst/session/controlscript.h>
 #include <gst/session/controlevent.h>
 #include <gst/session/worldcontroller.h>
+#include <gst/session/directorcontroller.h>
 
 G_BEGIN_DECLS
 

@@ -34,6 +34,7 @@
 #include "world.h"
 #include "session.h"
 #include "session-private.h"
+#include "controlevent-private.h"
 
 typedef enum
 {
@@ -89,21 +90,13 @@ push_event (GstSessionWorldController * ctrl, GstSessionControlEventType type,
     gchar * json, GstSessionMessage * message, GstStructure * details,
     GError * error)
 {
-  GstSessionControlEvent *ev = g_new0 (GstSessionControlEvent, 1);
-
-  ev->type = type;
-  ev->json = json;
-  ev->message = message;
-  ev->details = details;
-  ev->error = error;
-  g_queue_push_tail (ctrl->events, ev);
+  control_events_push (ctrl->events, type, json, message, details, error);
 }
 
 static void
 send_json (GstSessionWorldController * ctrl, gchar * json)
 {
-  GST_DEBUG ("world: sending %s", json);
-  push_event (ctrl, GST_SESSION_CONTROL_EVENT_SEND, json, NULL, NULL, NULL);
+  control_events_send (ctrl->events, json);
 }
 
 /**
@@ -539,11 +532,6 @@ gst_session_world_controller_send_keys (GstSessionWorldController * ctrl,
           activated, error));
 }
 
-static gdouble
-now_ms (void)
-{
-  return g_get_monotonic_time () / 1000.0;
-}
 
 /**
  * gst_session_world_controller_ping:
@@ -559,8 +547,8 @@ gboolean
 gst_session_world_controller_ping (GstSessionWorldController * ctrl,
     GError ** error)
 {
-  return send_or_defer (ctrl, gst_session_world_build_ping (TRUE, now_ms (),
-          error));
+  return send_or_defer (ctrl, gst_session_world_build_ping (TRUE,
+          control_now_ms (), error));
 }
 
 /**
@@ -577,13 +565,6 @@ gst_session_world_controller_stop (GstSessionWorldController * ctrl,
     GError ** error)
 {
   return send_or_defer (ctrl, gst_session_world_build_stop (error));
-}
-
-static void
-warn (GstSessionWorldController * ctrl, GError * error)
-{
-  GST_WARNING ("world: %s", error->message);
-  push_event (ctrl, GST_SESSION_CONTROL_EVENT_WARNING, NULL, NULL, NULL, error);
 }
 
 static void
@@ -615,25 +596,17 @@ gst_session_world_controller_receive (GstSessionWorldController * ctrl,
   const GstStructure *s;
   GstStructure *details;
   const gchar *type;
-  gchar *name;
 
   msg = gst_session_message_parse (GST_SESSION_APP_WORLD,
       GST_SESSION_DIRECTION_SERVICE, text, length, &err);
   if (msg == NULL) {
-    GError *w = g_error_new (err->domain, err->code,
-        "invalid message from the service, skipped: %s", err->message);
-
-    g_error_free (err);
-    warn (ctrl, w);
+    control_events_warn_invalid (ctrl->events, err);
     return;
   }
 
   type = gst_session_message_get_type_name (msg);
   s = gst_session_message_get_structure (msg);
-  details = gst_structure_copy (s);
-  name = g_strdup_printf ("world/%s", gst_structure_get_name (s));
-  gst_structure_set_name (details, name);
-  g_free (name);
+  details = control_event_details (msg);
 
   if (!gst_session_message_is_known (msg)) {
     GST_INFO ("world: message of unknown type \"%s\"", type);
@@ -658,7 +631,7 @@ gst_session_world_controller_receive (GstSessionWorldController * ctrl,
 
     if (gst_structure_get_double (s, "ts", &ts) ||
         gst_structure_get_double (s, "client_ts", &ts)) {
-      gdouble rtt = now_ms () - ts;
+      gdouble rtt = control_now_ms () - ts;
 
       /* only our own timestamps make sense here */
       if (rtt >= 0 && rtt < 3600 * 1000.0) {

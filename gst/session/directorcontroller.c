@@ -1,0 +1,486 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/**
+ * SECTION:gstsessiondirectorcontroller
+ * @title: GstSessionDirectorController
+ * @short_description: the control logic of a director session
+ *
+ * - `configure` is sent when the channel opens, with the settings and the
+ *   latest prompt, under the next version.
+ * - A prompt is sent at once when the session is configured, else it waits
+ *   for `configured` (the service answers `not_configured` otherwise); a
+ *   prompt given before any session becomes the prompt of `configure`.
+ * - Versions: the next one is the last one sent plus one, also across
+ *   renewed sessions; an explicit version is sent as given (the service
+ *   refuses one that is not above the last it accepted, and that refusal
+ *   is reported).
+ * - Settings are immutable once configured: a change is refused.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include "directorcontroller.h"
+#include "session.h"
+#include "session-private.h"
+#include "controlevent-private.h"
+
+struct _GstSessionDirectorController
+{
+  /* settings (strings owned) and the latest prompt */
+  GstSessionDirectorConfig settings;
+  gchar *prompt;
+
+  gint64 last_sent;
+  gint64 applied;
+  gdouble buffer_depth;
+
+  /* per session */
+  gboolean open;
+  gboolean configured;
+  GQueue waiting;               /* gchar* JSON prompts, sent once configured */
+
+  GstStructure *session_info;
+  GstStructure *effective;      /* the last `configured` */
+  GQueue *events;
+};
+
+static void
+settings_clear (GstSessionDirectorConfig * c)
+{
+  g_free ((gchar *) c->resolution);
+  g_free ((gchar *) c->aspect_ratio);
+  g_free ((gchar *) c->acceleration);
+  c->resolution = c->aspect_ratio = c->acceleration = NULL;
+}
+
+static void
+settings_copy (GstSessionDirectorConfig * to,
+    const GstSessionDirectorConfig * from)
+{
+  settings_clear (to);
+  *to = *from;
+  to->prompt = NULL;
+  to->resolution = g_strdup (from->resolution);
+  to->aspect_ratio = g_strdup (from->aspect_ratio);
+  to->acceleration = g_strdup (from->acceleration);
+}
+
+/**
+ * gst_session_director_controller_new:
+ *
+ * Returns: (transfer full): a controller with the service's default
+ * settings and no prompt.
+ */
+GstSessionDirectorController *
+gst_session_director_controller_new (void)
+{
+  GstSessionDirectorController *ctrl = g_new0 (GstSessionDirectorController,
+      1);
+
+  gst_session_init ();
+  gst_session_director_config_init (&ctrl->settings);
+  g_queue_init (&ctrl->waiting);
+  ctrl->events = g_queue_new ();
+  ctrl->buffer_depth = -1;
+  return ctrl;
+}
+
+/**
+ * gst_session_director_controller_free:
+ * @ctrl: (transfer full): a controller
+ */
+void
+gst_session_director_controller_free (GstSessionDirectorController * ctrl)
+{
+  if (ctrl == NULL)
+    return;
+  settings_clear (&ctrl->settings);
+  g_free (ctrl->prompt);
+  g_queue_clear_full (&ctrl->waiting, g_free);
+  if (ctrl->session_info)
+    gst_structure_free (ctrl->session_info);
+  if (ctrl->effective)
+    gst_structure_free (ctrl->effective);
+  g_queue_free_full (ctrl->events,
+      (GDestroyNotify) gst_session_control_event_free);
+  g_free (ctrl);
+}
+
+/* configure for the current settings, prompt and @version */
+static gchar *
+build_configure (GstSessionDirectorController * ctrl,
+    const GstSessionDirectorConfig * settings, const gchar * prompt,
+    gint64 version, GError ** error)
+{
+  GstSessionDirectorConfig c = *settings;
+
+  c.prompt = prompt;
+  c.prompt_version = version;
+  return gst_session_director_build_configure (&c, error);
+}
+
+/**
+ * gst_session_director_controller_set_settings:
+ * @ctrl: a controller
+ * @settings: memory, seed, resolution, aspect ratio, chunk duration,
+ *   acceleration and safety checker (its prompt fields are ignored)
+ * @error: return location for a #GError
+ *
+ * Returns: %FALSE (nothing changes) when a value breaks a rule of
+ * `configure`, or when the session is configured: settings are immutable
+ * then.
+ */
+gboolean
+gst_session_director_controller_set_settings (GstSessionDirectorController *
+    ctrl, const GstSessionDirectorConfig * settings, GError ** error)
+{
+  gchar *json;
+
+  if (ctrl->open) {
+    g_set_error_literal (error, GST_SESSION_ERROR,
+        GST_SESSION_ERROR_INVALID_ARGUMENT,
+        "configure: settings are immutable once a session is configured "
+        "(they apply to the next session)");
+    return FALSE;
+  }
+  /* validated with a stand-in prompt: the settings alone */
+  json = build_configure (ctrl, settings, "-", 1, error);
+  if (json == NULL)
+    return FALSE;
+  g_free (json);
+  settings_copy (&ctrl->settings, settings);
+  return TRUE;
+}
+
+/**
+ * gst_session_director_controller_get_settings:
+ * @ctrl: a controller
+ * @settings: (out caller-allocates): the settings (strings owned by @ctrl)
+ */
+void
+gst_session_director_controller_get_settings (GstSessionDirectorController *
+    ctrl, GstSessionDirectorConfig * settings)
+{
+  *settings = ctrl->settings;
+  settings->prompt = ctrl->prompt;
+  settings->prompt_version = ctrl->last_sent + 1;
+}
+
+/**
+ * gst_session_director_controller_is_configured:
+ * @ctrl: a controller
+ *
+ * Returns: %TRUE when the session's `configure` was acknowledged.
+ */
+gboolean
+gst_session_director_controller_is_configured (GstSessionDirectorController *
+    ctrl)
+{
+  return ctrl->open && ctrl->configured;
+}
+
+static void
+send_json (GstSessionDirectorController * ctrl, gchar * json)
+{
+  control_events_send (ctrl->events, json);
+}
+
+/**
+ * gst_session_director_controller_set_prompt:
+ * @ctrl: a controller
+ * @prompt: 1 to 50000 characters
+ * @version: the version to send, or 0 for the last one sent plus one
+ * @error: return location for a #GError
+ *
+ * Returns: %FALSE (nothing sent) when @prompt or @version breaks a rule.
+ */
+gboolean
+gst_session_director_controller_set_prompt (GstSessionDirectorController *
+    ctrl, const gchar * prompt, gint64 version, GError ** error)
+{
+  gchar *json;
+
+  if (version < 0) {
+    g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_MESSAGE,
+        "prompt: /prompt_version is %" G_GINT64_FORMAT ", at least 1 allowed",
+        version);
+    return FALSE;
+  }
+  if (version == 0)
+    version = ctrl->last_sent + 1;
+  json = gst_session_director_build_prompt (version, prompt, error);
+  if (json == NULL)
+    return FALSE;
+
+  g_free (ctrl->prompt);
+  ctrl->prompt = g_strdup (prompt);
+  if (!ctrl->open) {
+    /* the prompt of the next configure; its version is given then */
+    g_free (json);
+    return TRUE;
+  }
+  ctrl->last_sent = MAX (ctrl->last_sent, version);
+  if (ctrl->configured)
+    send_json (ctrl, json);
+  else
+    g_queue_push_tail (&ctrl->waiting, json);
+  return TRUE;
+}
+
+/**
+ * gst_session_director_controller_get_prompt:
+ * @ctrl: a controller
+ *
+ * Returns: (nullable): the latest prompt.
+ */
+const gchar *
+gst_session_director_controller_get_prompt (GstSessionDirectorController * ctrl)
+{
+  return ctrl->prompt;
+}
+
+/**
+ * gst_session_director_controller_channel_open:
+ * @ctrl: a controller
+ *
+ * A session's control channel opened: sends `configure` with the settings
+ * and the latest prompt under the next version. Without a prompt nothing
+ * is sent (the service ends the session after its configuration timeout);
+ * the element refuses to start without one.
+ */
+void
+gst_session_director_controller_channel_open (GstSessionDirectorController *
+    ctrl)
+{
+  GError *err = NULL;
+  gchar *json;
+
+  ctrl->open = TRUE;
+  ctrl->configured = FALSE;
+  g_queue_clear_full (&ctrl->waiting, g_free);
+  if (ctrl->prompt == NULL)
+    return;
+  json = build_configure (ctrl, &ctrl->settings, ctrl->prompt,
+      ctrl->last_sent + 1, &err);
+  if (json == NULL) {
+    /* validated when set: only an exhausted version range gets here */
+    control_events_push (ctrl->events, GST_SESSION_CONTROL_EVENT_WARNING,
+        NULL, NULL, NULL, err);
+    return;
+  }
+  ctrl->last_sent++;
+  send_json (ctrl, json);
+}
+
+/**
+ * gst_session_director_controller_channel_closed:
+ * @ctrl: a controller
+ */
+void
+gst_session_director_controller_channel_closed (GstSessionDirectorController *
+    ctrl)
+{
+  ctrl->open = FALSE;
+  ctrl->configured = FALSE;
+  /* prompts that never went: the next configure has the latest one */
+  g_queue_clear_full (&ctrl->waiting, g_free);
+}
+
+/**
+ * gst_session_director_controller_ping:
+ * @ctrl: a controller
+ * @error: return location for a #GError
+ *
+ * Sends `ping` with the monotonic time in ms; the pong gets `rtt_ms`.
+ *
+ * Returns: %TRUE
+ */
+gboolean
+gst_session_director_controller_ping (GstSessionDirectorController * ctrl,
+    GError ** error)
+{
+  gchar *json = gst_session_director_build_ping (control_now_ms (), error);
+
+  if (json == NULL)
+    return FALSE;
+  send_json (ctrl, json);
+  return TRUE;
+}
+
+/**
+ * gst_session_director_controller_stop:
+ * @ctrl: a controller
+ * @error: return location for a #GError
+ *
+ * Sends `stop`: the service ends with `stream_exhausted`, reason
+ * `stopped`.
+ *
+ * Returns: %TRUE
+ */
+gboolean
+gst_session_director_controller_stop (GstSessionDirectorController * ctrl,
+    GError ** error)
+{
+  gchar *json = gst_session_director_build_stop (error);
+
+  if (json == NULL)
+    return FALSE;
+  send_json (ctrl, json);
+  return TRUE;
+}
+
+static void
+replace_structure (GstStructure ** field, const GstStructure * s)
+{
+  if (*field)
+    gst_structure_free (*field);
+  *field = gst_structure_copy (s);
+}
+
+/**
+ * gst_session_director_controller_receive:
+ * @ctrl: a controller
+ * @text: (array length=length) (element-type guint8): a service message
+ * @length: length of @text, or -1 when NUL-terminated
+ *
+ * Reads one service message (see #GstSessionWorldController for the
+ * events). `stream_exhausted` is an ENDED event whatever its reason.
+ */
+void
+gst_session_director_controller_receive (GstSessionDirectorController * ctrl,
+    const gchar * text, gssize length)
+{
+  GError *err = NULL;
+  GstSessionMessage *msg;
+  const GstStructure *s;
+  GstStructure *details;
+  const gchar *type;
+  gint64 v;
+
+  msg = gst_session_message_parse (GST_SESSION_APP_DIRECTOR,
+      GST_SESSION_DIRECTION_SERVICE, text, length, &err);
+  if (msg == NULL) {
+    control_events_warn_invalid (ctrl->events, err);
+    return;
+  }
+  type = gst_session_message_get_type_name (msg);
+  s = gst_session_message_get_structure (msg);
+  details = control_event_details (msg);
+
+  if (!gst_session_message_is_known (msg)) {
+    GST_INFO ("director: message of unknown type \"%s\"", type);
+  } else if (strcmp (type, "configured") == 0) {
+    gchar *json;
+
+    ctrl->configured = TRUE;
+    replace_structure (&ctrl->effective, s);
+    while ((json = g_queue_pop_head (&ctrl->waiting)))
+      send_json (ctrl, json);
+  } else if (strcmp (type, "prompt_applied") == 0) {
+    if (gst_structure_get_int64 (s, "prompt_version", &v))
+      ctrl->applied = MAX (ctrl->applied, v);
+  } else if (strcmp (type, "chunk") == 0) {
+    gst_structure_get_double (s, "buffer_depth_seconds", &ctrl->buffer_depth);
+  } else if (strcmp (type, "pong") == 0) {
+    gdouble ts, rtt;
+
+    if (gst_structure_get_double (s, "client_ts", &ts)) {
+      rtt = control_now_ms () - ts;
+      if (rtt >= 0 && rtt < 3600 * 1000.0)
+        gst_structure_set (details, "rtt_ms", G_TYPE_DOUBLE, rtt, NULL);
+    }
+  } else if (strcmp (type, "session_info") == 0) {
+    replace_structure (&ctrl->session_info, s);
+  }
+
+  control_events_push (ctrl->events, strcmp (type, "stream_exhausted") == 0 ?
+      GST_SESSION_CONTROL_EVENT_ENDED : GST_SESSION_CONTROL_EVENT_MESSAGE,
+      NULL, msg, details, NULL);
+}
+
+/**
+ * gst_session_director_controller_take_events:
+ * @ctrl: a controller
+ *
+ * Returns: (transfer full): the events queued since the last call.
+ */
+GQueue *
+gst_session_director_controller_take_events (GstSessionDirectorController *
+    ctrl)
+{
+  GQueue *events = ctrl->events;
+
+  ctrl->events = g_queue_new ();
+  return events;
+}
+
+/**
+ * gst_session_director_controller_get_last_sent_version:
+ * @ctrl: a controller
+ *
+ * Returns: the highest prompt version sent (0: none yet).
+ */
+gint64
+    gst_session_director_controller_get_last_sent_version
+    (GstSessionDirectorController * ctrl) {
+  return ctrl->last_sent;
+}
+
+/**
+ * gst_session_director_controller_get_applied_version:
+ * @ctrl: a controller
+ *
+ * Returns: the highest version the service applied (0: none yet).
+ */
+gint64
+    gst_session_director_controller_get_applied_version
+    (GstSessionDirectorController * ctrl) {
+  return ctrl->applied;
+}
+
+/**
+ * gst_session_director_controller_get_buffer_depth:
+ * @ctrl: a controller
+ *
+ * Returns: the buffer depth in seconds the last chunk reported, or -1.
+ */
+gdouble
+gst_session_director_controller_get_buffer_depth (GstSessionDirectorController
+    * ctrl)
+{
+  return ctrl->buffer_depth;
+}
+
+/**
+ * gst_session_director_controller_get_session_info:
+ * @ctrl: a controller
+ *
+ * Returns: (transfer full) (nullable): the last `session_info`.
+ */
+GstStructure *
+gst_session_director_controller_get_session_info (GstSessionDirectorController
+    * ctrl)
+{
+  return ctrl->session_info ? gst_structure_copy (ctrl->session_info) : NULL;
+}
+
+/**
+ * gst_session_director_controller_get_configured:
+ * @ctrl: a controller
+ *
+ * Returns: (transfer full) (nullable): the last `configured`: the
+ * effective settings.
+ */
+GstStructure *
+gst_session_director_controller_get_configured (GstSessionDirectorController *
+    ctrl)
+{
+  return ctrl->effective ? gst_structure_copy (ctrl->effective) : NULL;
+}

@@ -868,6 +868,39 @@ watchdog (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The session's rate (32000 Hz) unless downstream of the audio pad only
+ * takes others: then the nearest one it takes. */
+static gint
+preferred_audio_rate (GstSessionSrc * self)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+  GstCaps *filter, *peer;
+  gint rate = GST_SESSION_DIRECTOR_AUDIO_RATE;
+
+  if (priv->outputs[GST_SESSION_OUTPUT_AUDIO] == NULL)
+    return rate;
+  filter = gst_caps_new_simple ("audio/x-raw", "format", G_TYPE_STRING,
+      "S16LE", "layout", G_TYPE_STRING, "interleaved", "rate",
+      GST_TYPE_INT_RANGE, 8000, 96000, NULL);
+  peer = gst_pad_peer_query_caps (gst_session_output_get_pad
+      (priv->outputs[GST_SESSION_OUTPUT_AUDIO]), filter);
+  if (!gst_caps_is_empty (peer)) {
+    GstStructure *s;
+
+    peer = gst_caps_truncate (peer);
+    peer = gst_caps_make_writable (peer);
+    s = gst_caps_get_structure (peer, 0);
+    gst_structure_fixate_field_nearest_int (s, "rate",
+        GST_SESSION_DIRECTOR_AUDIO_RATE);
+    gst_structure_get_int (s, "rate", &rate);
+  }
+  gst_caps_unref (peer);
+  gst_caps_unref (filter);
+  if (rate != GST_SESSION_DIRECTOR_AUDIO_RATE)
+    GST_INFO_OBJECT (self, "downstream asks for audio at %d Hz", rate);
+  return rate;
+}
+
 static void
 start_session (GstSessionSrc * self)
 {
@@ -892,8 +925,8 @@ start_session (GstSessionSrc * self)
   config.turn_server = priv->turn_server;
   config.channel_label = priv->channel_label;
   config.gathering_timeout = priv->gathering_timeout * GST_MSECOND;
-  config.audio_rate = GST_SESSION_DIRECTOR_AUDIO_RATE;
   GST_OBJECT_UNLOCK (self);
+  config.audio_rate = preferred_audio_rate (self);
 
   if (url == NULL) {
     GError *e = g_error_new_literal (GST_RESOURCE_ERROR,

@@ -1,0 +1,188 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The director session's control logic, alone: versions, configure,
+ * prompts held until configured, immutable settings, service messages.
+ */
+
+#include <gst/check/gstcheck.h>
+#include <gst/session/session.h>
+
+static gchar *
+sent (GstSessionDirectorController * ctrl, guint * n_messages)
+{
+  GQueue *q = gst_session_director_controller_take_events (ctrl);
+  GString *out = g_string_new (NULL);
+  GstSessionControlEvent *ev;
+
+  if (n_messages)
+    *n_messages = 0;
+  while ((ev = g_queue_pop_head (q))) {
+    if (ev->type == GST_SESSION_CONTROL_EVENT_SEND) {
+      if (out->len)
+        g_string_append_c (out, '\n');
+      g_string_append (out, ev->json);
+    } else if (n_messages) {
+      (*n_messages)++;
+    }
+    gst_session_control_event_free (ev);
+  }
+  g_queue_free (q);
+  return g_string_free (out, FALSE);
+}
+
+#define assert_sent(ctrl, expected) G_STMT_START {       \
+  gchar *_s = sent (ctrl, NULL);                          \
+  fail_unless_equals_string (_s, expected);               \
+  g_free (_s);                                            \
+} G_STMT_END
+
+static void
+receive (GstSessionDirectorController * ctrl, const gchar * json)
+{
+  gst_session_director_controller_receive (ctrl, json, -1);
+}
+
+GST_START_TEST (test_configure_then_versions)
+{
+  GstSessionDirectorController *ctrl = gst_session_director_controller_new ();
+  GstSessionDirectorConfig c;
+
+  gst_session_director_controller_get_settings (ctrl, &c);
+  c.resolution = "480p";
+  c.memory = 20;
+  fail_unless (gst_session_director_controller_set_settings (ctrl, &c, NULL));
+  fail_unless (gst_session_director_controller_set_prompt (ctrl, "dawn", 0,
+          NULL));
+  assert_sent (ctrl, "");
+
+  gst_session_director_controller_channel_open (ctrl);
+  assert_sent (ctrl, "{\"type\":\"configure\",\"prompt_version\":1,"
+      "\"prompt\":\"dawn\",\"memory\":20,\"resolution\":\"480p\"}");
+
+  /* held until configured */
+  fail_unless (gst_session_director_controller_set_prompt (ctrl, "noon", 0,
+          NULL));
+  assert_sent (ctrl, "");
+  receive (ctrl, "{\"type\":\"configured\",\"prompt_version\":1,"
+      "\"enable_safety_checker\":true}");
+  assert_sent (ctrl, "{\"type\":\"prompt\",\"prompt_version\":2,"
+      "\"prompt\":\"noon\"}");
+  fail_unless (gst_session_director_controller_set_prompt (ctrl, "dusk", 0,
+          NULL));
+  assert_sent (ctrl, "{\"type\":\"prompt\",\"prompt_version\":3,"
+      "\"prompt\":\"dusk\"}");
+  /* an explicit version is sent as given */
+  fail_unless (gst_session_director_controller_set_prompt (ctrl, "old", 2,
+          NULL));
+  assert_sent (ctrl, "{\"type\":\"prompt\",\"prompt_version\":2,"
+      "\"prompt\":\"old\"}");
+  fail_unless_equals_int64
+      (gst_session_director_controller_get_last_sent_version (ctrl), 3);
+
+  receive (ctrl, "{\"type\":\"prompt_applied\",\"prompt_version\":3}");
+  fail_unless_equals_int64
+      (gst_session_director_controller_get_applied_version (ctrl), 3);
+
+  /* a renewed session: configure with the latest prompt, next version */
+  gst_session_director_controller_channel_closed (ctrl);
+  gst_session_director_controller_channel_open (ctrl);
+  assert_sent (ctrl, "{\"type\":\"configure\",\"prompt_version\":4,"
+      "\"prompt\":\"old\",\"memory\":20,\"resolution\":\"480p\"}");
+  gst_session_director_controller_free (ctrl);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_refusals)
+{
+  GstSessionDirectorController *ctrl = gst_session_director_controller_new ();
+  GstSessionDirectorConfig c;
+  GError *err = NULL;
+  gchar *long_prompt = g_strnfill (50001, 'a');
+
+  fail_if (gst_session_director_controller_set_prompt (ctrl, long_prompt, 0,
+          &err));
+  fail_unless (strstr (err->message, "50000") != NULL);
+  g_clear_error (&err);
+  fail_if (gst_session_director_controller_set_prompt (ctrl, "", 0, &err));
+  g_clear_error (&err);
+  fail_if (gst_session_director_controller_set_prompt (ctrl, "x", -1, &err));
+  g_clear_error (&err);
+
+  gst_session_director_controller_get_settings (ctrl, &c);
+  c.chunk_duration = 16;
+  fail_if (gst_session_director_controller_set_settings (ctrl, &c, &err));
+  fail_unless (strstr (err->message, "/chunk_duration") != NULL);
+  g_clear_error (&err);
+
+  /* immutable once a session runs */
+  fail_unless (gst_session_director_controller_set_prompt (ctrl, "x", 0,
+          NULL));
+  gst_session_director_controller_channel_open (ctrl);
+  gst_session_director_controller_get_settings (ctrl, &c);
+  c.memory = 5;
+  fail_if (gst_session_director_controller_set_settings (ctrl, &c, &err));
+  fail_unless (strstr (err->message, "immutable") != NULL);
+  g_clear_error (&err);
+  g_free (long_prompt);
+  g_free (sent (ctrl, NULL));
+  gst_session_director_controller_free (ctrl);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_service_messages)
+{
+  GstSessionDirectorController *ctrl = gst_session_director_controller_new ();
+  GstStructure *s;
+  guint n;
+  gchar *out;
+
+  fail_unless (gst_session_director_controller_set_prompt (ctrl, "x", 0,
+          NULL));
+  gst_session_director_controller_channel_open (ctrl);
+  receive (ctrl, "{\"type\":\"session_info\"}");
+  s = gst_session_director_controller_get_session_info (ctrl);
+  fail_unless (s != NULL);
+  gst_structure_free (s);
+  receive (ctrl, "{\"type\":\"configured\",\"prompt_version\":1,"
+      "\"enable_safety_checker\":false,\"memory\":12}");
+  s = gst_session_director_controller_get_configured (ctrl);
+  fail_unless (s != NULL);
+  gst_structure_free (s);
+  receive (ctrl, "{\"type\":\"chunk\",\"chunk_index\":0,\"prompt_version\":1,"
+      "\"generation_seconds\":1,\"playback_seconds\":10,"
+      "\"requested_duration_seconds\":10,\"generated_frame_count\":240,"
+      "\"trimmed_context_frames\":0,\"next_generation_estimate_seconds\":1,"
+      "\"route\":\"unknown\",\"buffer_depth_seconds\":7.5,"
+      "\"buffer_depth_chunks\":1,\"scheduling_lead_ms\":0,"
+      "\"scheduling_slack_ms\":0,\"dispatch\":{\"wall_ms\":1,"
+      "\"classified_ms\":1,\"overhead_ms\":0,\"phases_ms\":{}}}");
+  fail_unless (gst_session_director_controller_get_buffer_depth (ctrl) == 7.5);
+  /* malformed and invalid: reported, skipped */
+  receive (ctrl, "{\"type\":");
+  receive (ctrl, "{\"type\":\"chunk\",\"chunk_index\":-1}");
+  out = sent (ctrl, &n);
+  fail_unless_equals_int (n, 5);
+  g_free (out);
+  gst_session_director_controller_free (ctrl);
+}
+
+GST_END_TEST;
+
+static Suite *
+directorcontroller_suite (void)
+{
+  Suite *s = suite_create ("directorcontroller");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_configure_then_versions);
+  tcase_add_test (tc, test_refusals);
+  tcase_add_test (tc, test_service_messages);
+  return s;
+}
+
+GST_CHECK_MAIN (directorcontroller);

@@ -15,8 +15,9 @@
  *   runs ahead of the clock by more than a few slots is dropped;
  * - audio is a sample count since the origin: gaps are filled with silence
  *   of the exact sample count, input running ahead is dropped;
- * - encoded output (decode=false) cannot repeat frames: gaps become GAP
- *   events, and a stream (re)starts at a keyframe.
+ * - encoded output (decode=false) cannot repeat frames nor make up audio:
+ *   over a gap its timestamps jump (muxers keep the time right), and a
+ *   stream starts at a keyframe.
  *
  * Locking: out->lock protects the timeline and is held while pushing into
  * the appsrc (which only queues). Order: out->lock, then origin->lock.
@@ -286,21 +287,18 @@ fill_one (GstSessionOutput * out, GstClockTime max)
       GST_BUFFER_OFFSET (buf) = out->next_offset;
       GST_BUFFER_OFFSET_END (buf) = out->next_offset + samples;
       push_buffer (out, buf);
-    } else {
-      gst_pad_push_event (out->ghost, gst_event_new_gap (pts, dur));
     }
+    /* encoded audio cannot be made up: the timestamps jump instead */
     out->next_offset += samples;
   } else {
     dur = out->frame_duration;
+    /* encoded video cannot repeat a frame: the timestamps jump instead */
     if (out->raw && out->last) {
       GstBuffer *buf = gst_buffer_copy (out->last);
 
       GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = pts;
       GST_BUFFER_DURATION (buf) = dur;
       push_buffer (out, buf);
-    } else {
-      gst_app_src_push_sample (GST_APP_SRC (out->appsrc), NULL);
-      gst_pad_push_event (out->ghost, gst_event_new_gap (pts, dur));
     }
     out->next_pts += dur;
   }
@@ -479,6 +477,15 @@ done:
 
 /* A new session feeds this output from now on: encoded output must start
  * again at a keyframe. */
+void
+gst_session_output_new_session (GstSessionOutput * out)
+{
+  g_mutex_lock (&out->lock);
+  out->need_keyframe = TRUE;
+  g_mutex_unlock (&out->lock);
+}
+
+/* The stream truly ends: EOS, so muxers finalise. */
 void
 gst_session_output_end (GstSessionOutput * out)
 {

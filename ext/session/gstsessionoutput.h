@@ -58,6 +58,9 @@ G_GNUC_INTERNAL
 void gst_session_output_push (GstSessionOutput * out, GstSample * sample);
 
 G_GNUC_INTERNAL
+void gst_session_output_new_session (GstSessionOutput * out);
+
+G_GNUC_INTERNAL
 void gst_session_output_end (GstSessionOutput * out);
 
 G_GNUC_INTERNAL

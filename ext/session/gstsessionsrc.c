@@ -909,6 +909,7 @@ start_session (GstSessionSrc * self)
   GstSessionStageConfig config = { 0, };
   GError *err = NULL;
   gchar *url;
+  guint i;
 
   if (!priv->want_session || priv->ended || priv->stage)
     return;
@@ -944,6 +945,10 @@ start_session (GstSessionSrc * self)
 
   priv->sessions++;
   priv->started_at = g_get_monotonic_time ();
+  priv->opened_at = 0;
+  for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
+    if (priv->outputs[i])
+      gst_session_output_new_session (priv->outputs[i]);
   GST_INFO_OBJECT (self, "starting session %u (attempt %u)", priv->sessions,
       priv->attempt + 1);
   priv->stage = gst_session_stage_new (GST_ELEMENT (self), &config,

@@ -11,6 +11,7 @@
 #include <gst/app/gstappsink.h>
 #include <gst/pbutils/pbutils.h>
 #include <glib/gstdio.h>
+#include <unistd.h>
 
 #include "service-harness.h"
 
@@ -382,6 +383,77 @@ GST_START_TEST (test_exhausted_gives_playable_mp4)
 
 GST_END_TEST;
 
+/* a recording file: playable to its end, its duration */
+static GstClockTime
+discover_duration (const gchar * path)
+{
+  GstDiscoverer *disc = gst_discoverer_new (10 * GST_SECOND, NULL);
+  gchar *uri = gst_filename_to_uri (path, NULL);
+  GstDiscovererInfo *info = gst_discoverer_discover_uri (disc, uri, NULL);
+  GstClockTime duration;
+
+  fail_unless (info != NULL);
+  fail_unless_equals_int (gst_discoverer_info_get_result (info),
+      GST_DISCOVERER_OK);
+  duration = gst_discoverer_info_get_duration (info);
+  gst_discoverer_info_unref (info);
+  g_object_unref (disc);
+  g_free (uri);
+  return duration;
+}
+
+/* decode=false: the stream as it arrived, remuxed without re-encoding,
+ * ended by an EOS (gst-launch -e) */
+static void
+record_encoded (const gchar * service_flag, const gchar * mux,
+    const gchar * ext)
+{
+  ServiceHarness *svc = service_harness_start (service_flag, NULL);
+  gchar *url = service_harness_url (svc, "world");
+  gchar *path = g_strdup_printf ("%s/worldsrc-encoded.%s", g_get_tmp_dir (),
+      ext);
+  gchar *desc = g_strdup_printf ("worldsrc url=%s decode=false ! %s ! "
+      "filesink location=%s", url, mux, path);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  BusLog *log = bus_log_new (pipeline);
+  GstMessage *msg;
+  GstClockTime duration;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  /* three blocks of stats: about 3 s of video */
+  gst_message_unref (expect (log, "world/stats", 3));
+  fail_unless (gst_element_send_event (pipeline, gst_event_new_eos ()));
+  msg = bus_log_wait (log, GST_MESSAGE_EOS, NULL, 1, WAIT);
+  fail_unless (msg != NULL, "no EOS");
+  gst_message_unref (msg);
+  bus_log_assert_no_error (log);
+  stop_pipeline (pipeline);
+
+  duration = discover_duration (path);
+  fail_unless (duration >= 2 * GST_SECOND && duration <= 6 * GST_SECOND,
+      "duration %" GST_TIME_FORMAT, GST_TIME_ARGS (duration));
+  g_unlink (path);
+  g_free (desc);
+  g_free (path);
+  g_free (url);
+  bus_log_free (log);
+  service_harness_stop (svc);
+}
+
+GST_START_TEST (test_vp8_to_webm_without_reencoding)
+{
+  record_encoded ("--video-codec=vp8", "webmmux", "webm");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_h264_to_mp4_without_reencoding)
+{
+  record_encoded ("--video-codec=h264", "mp4mux", "mp4");
+}
+
+GST_END_TEST;
+
 /* renew: a second session continues the timeline without a gap */
 GST_START_TEST (test_renew_keeps_timeline)
 {
@@ -594,14 +666,35 @@ GST_START_TEST (test_control_script)
 GST_END_TEST;
 
 /* states: repeated start/stop cycles, also mid-negotiation, no hang */
+static gint64
+rss_bytes (void)
+{
+  gchar *text = NULL;
+  gint64 pages = 0;
+
+  if (g_file_get_contents ("/proc/self/statm", &text, NULL, NULL)) {
+    gchar **f = g_strsplit (text, " ", 3);
+
+    if (f[0] && f[1])
+      pages = g_ascii_strtoll (f[1], NULL, 10);
+    g_strfreev (f);
+  }
+  g_free (text);
+  return pages * sysconf (_SC_PAGESIZE);
+}
+
 GST_START_TEST (test_start_stop_cycles)
 {
   ServiceHarness *svc = service_harness_start (NULL, NULL);
+  gint64 rss_warm = 0, rss_end;
   guint i;
 
   for (i = 0; i < 50; i++) {
     GstElement *pipeline = world_pipeline (svc, NULL);
     gint64 t0 = g_get_monotonic_time ();
+
+    if (i == 10)
+      rss_warm = rss_bytes ();
 
     gst_element_set_state (pipeline, GST_STATE_PLAYING);
     /* alternate: stop mid-negotiation, or after the first frame */
@@ -618,6 +711,13 @@ GST_START_TEST (test_start_stop_cycles)
     fail_unless (g_get_monotonic_time () - t0 < 25 * G_USEC_PER_SEC,
         "cycle %u took too long", i);
   }
+  /* no growth per session: 40 more cycles after warming up */
+  rss_end = rss_bytes ();
+  GST_INFO ("resident memory after 10 cycles %" G_GINT64_FORMAT
+      " B, after 50 %" G_GINT64_FORMAT " B", rss_warm, rss_end);
+  fail_unless (rss_end - rss_warm < 16 * 1024 * 1024,
+      "resident memory grew by %" G_GINT64_FORMAT " B over 40 sessions",
+      rss_end - rss_warm);
   service_harness_stop (svc);
 }
 
@@ -662,6 +762,8 @@ worldsrc_suite (void)
   tcase_add_test (tc, test_configure_prompt_commands_ping);
   tcase_add_test (tc, test_exhausted_gives_playable_mp4);
   tcase_add_test (tc, test_renew_keeps_timeline);
+  tcase_add_test (tc, test_vp8_to_webm_without_reencoding);
+  tcase_add_test (tc, test_h264_to_mp4_without_reencoding);
   tcase_add_test (tc, test_transient_refusal_retried);
   tcase_add_test (tc, test_422_is_an_element_error);
   tcase_add_test (tc, test_peer_dropped_gives_eos);

@@ -19,6 +19,9 @@
 #include <gst/session/controlevent.h>
 #include <gst/session/worldcontroller.h>
 #include <gst/session/directorcontroller.h>
+#include <gst/session/webhook.h>
+#include <gst/session/ratelimit.h>
+#include <gst/session/platform.h>
 
 G_BEGIN_DECLS
 

@@ -38,3 +38,6 @@ start_service () {
   rm -f "$fifo"
   echo "reference service at $SERVICE_URL (pid $SERVICE_PID)" >&2
 }
+
+# the key goes through the environment: gst-launch logs its command line
+[ -n "${API_KEY:-}" ] && export GST_SESSION_API_KEY="$API_KEY"

@@ -7,7 +7,7 @@ set -u
 . "$(dirname "$0")/common.sh"
 start_service
 gst-launch-1.0 -e \
-  worldsrc url="$SERVICE_URL/world/start-session" ${API_KEY:+api-key="$API_KEY"} \
+  worldsrc url="$SERVICE_URL/world/start-session" \
       prompt="a floating market at sunset" \
       control-script="$TOP/pipelines/steer-world.txt" \
   ! videoconvert ! autovideosink

@@ -12,7 +12,7 @@ script=$(mktemp --suffix=.txt)
 cat "$TOP/pipelines/steer-world.txt" >"$script"
 echo "10.5 stop" >>"$script"
 gst-launch-1.0 -e \
-  worldsrc url="$SERVICE_URL/world/start-session" ${API_KEY:+api-key="$API_KEY"} \
+  worldsrc url="$SERVICE_URL/world/start-session" \
       decode=false prompt="a lighthouse on a cliff" control-script="$script" \
   ! webmmux ! filesink location="$out"
 rc=$?

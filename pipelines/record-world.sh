@@ -6,7 +6,7 @@
 #
 # Without SERVICE_URL, the embedded reference service is started on
 # 127.0.0.1; with SERVICE_URL=http://host:port, that service is used
-# (API_KEY=... is sent as its key).
+# (API_KEY=... is sent as its key, through GST_SESSION_API_KEY).
 set -u
 out=${1:-$PWD/world.mp4}
 . "$(dirname "$0")/common.sh"
@@ -19,7 +19,7 @@ cat "$TOP/pipelines/steer-world.txt" >"$script"
 echo "10.5 stop" >>"$script"
 
 gst-launch-1.0 -e \
-  worldsrc url="$SERVICE_URL/world/start-session" ${API_KEY:+api-key="$API_KEY"} \
+  worldsrc url="$SERVICE_URL/world/start-session" \
       prompt="a misty pine forest at dawn" control-script="$script" \
   ! videoconvert ! x264enc tune=zerolatency speed-preset=veryfast \
   ! mp4mux ! filesink location="$out"

@@ -170,6 +170,10 @@ gst_session_output_start (GstSessionOutput * out, GstClock * clock,
 {
   g_mutex_lock (&out->lock);
   if (out->running) {
+    /* PAUSED→PLAYING again: running time goes on from the pause */
+    out->base_time = base_time;
+    if (out->wait_id)
+      gst_clock_id_unschedule (out->wait_id);
     g_mutex_unlock (&out->lock);
     return;
   }

@@ -699,6 +699,12 @@ on_offer_ready (GstSessionStage * stage, const gchar * sdp, gpointer data)
   key = g_strdup (priv->api_key);
   timeout = priv->start_timeout;
   GST_OBJECT_UNLOCK (self);
+  /* gst-launch's parser logs its command line at debug level: the key is
+   * better given in the environment there */
+  if (key == NULL || key[0] == '\0') {
+    g_free (key);
+    key = g_strdup (g_getenv ("GST_SESSION_API_KEY"));
+  }
 
   priv->signaller = gst_session_http_signaller_new (url);
   g_object_set (priv->signaller, "api-key", key, "timeout", timeout, NULL);
@@ -1484,7 +1490,9 @@ gst_session_src_class_init (GstSessionSrcClass * klass)
    * GstSessionSrc:api-key:
    *
    * Sent as `Authorization: Key <api-key>`. Write-only: it is never
-   * logged, posted or readable back.
+   * logged, posted or readable back. When unset, the environment variable
+   * `GST_SESSION_API_KEY` is used: prefer it with gst-launch-1.0, whose
+   * parser logs its whole command line at debug level.
    */
   g_object_class_install_property (gobject_class, PROP_API_KEY,
       g_param_spec_string ("api-key", "API key",

@@ -275,8 +275,7 @@ GST_START_TEST (test_configure_prompt_commands_ping)
     GError *err = NULL;
 
     gst_message_parse_warning (msg, &err, NULL);
-    fail_unless (strstr (err->message, "backward") != NULL, "%s",
-        err->message);
+    fail_unless (strstr (err->message, "backward") != NULL, "%s", err->message);
     g_error_free (err);
   }
   gst_message_unref (msg);
@@ -650,8 +649,7 @@ GST_START_TEST (test_control_script)
     GError *err = NULL;
 
     gst_message_parse_error (msg, &err, NULL);
-    fail_unless (strstr (err->message, "line 2") != NULL, "%s",
-        err->message);
+    fail_unless (strstr (err->message, "line 2") != NULL, "%s", err->message);
     g_error_free (err);
   }
   gst_message_unref (msg);
@@ -749,6 +747,93 @@ GST_START_TEST (test_states_without_service)
 
 GST_END_TEST;
 
+/* ---- the API key never reaches a log, a message or an error ---- */
+
+#define KEY "k3y-Sup3rSecret-0123456789"
+
+static gint key_seen;
+
+static void
+key_log_function (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  const gchar *text = gst_debug_message_get (message);
+
+  if (text && strstr (text, KEY))
+    g_atomic_int_set (&key_seen, 1);
+}
+
+static gboolean
+message_mentions_key (GstMessage * msg)
+{
+  const GstStructure *s = gst_message_get_structure (msg);
+  gchar *text = s ? gst_structure_to_string (s) : NULL;
+  gboolean found = text && strstr (text, KEY);
+
+  g_free (text);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR ||
+      GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+      gst_message_parse_error (msg, &err, &dbg);
+    else
+      gst_message_parse_warning (msg, &err, &dbg);
+    found |= (err && strstr (err->message, KEY)) || (dbg && strstr (dbg, KEY));
+    g_clear_error (&err);
+    g_free (dbg);
+  }
+  return found;
+}
+
+GST_START_TEST (test_api_key_never_logged)
+{
+  ServiceHarness *svc = service_harness_start ("--api-key=" KEY, NULL);
+  GstElement *pipeline = world_pipeline (svc, NULL);
+  GstElement *src = get_src (pipeline);
+  BusLog *log = bus_log_new (pipeline);
+  Frames *f = frames_attach (pipeline);
+  GstMessage *msg;
+  guint i;
+
+  gst_debug_set_default_threshold (GST_LEVEL_MEMDUMP);
+  gst_debug_add_log_function (key_log_function, NULL, NULL);
+  g_object_set (src, "api-key", KEY, NULL);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  fail_unless (frames_wait (f, 5, WAIT) >= 5, "no frames with the key");
+  stop_pipeline (pipeline);
+  gst_object_unref (src);
+  frames_free (f);
+
+  /* a wrong key: refused (401), not retried, an error without the key */
+  pipeline = world_pipeline (svc, NULL);
+  src = get_src (pipeline);
+  bus_log_free (log);
+  log = bus_log_new (pipeline);
+  g_object_set (src, "api-key", KEY "-wrong", NULL);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = bus_log_wait (log, GST_MESSAGE_ERROR, NULL, 1, WAIT);
+  fail_unless (msg != NULL, "no error for a wrong key");
+  gst_message_unref (msg);
+  fail_unless_equals_int (bus_log_count (log, GST_MESSAGE_WARNING, NULL), 0);
+  stop_pipeline (pipeline);
+  gst_object_unref (src);
+
+  gst_debug_remove_log_function (key_log_function);
+  gst_debug_set_default_threshold (GST_LEVEL_NONE);
+  fail_if (g_atomic_int_get (&key_seen), "the API key reached a log line");
+  for (i = 1; (msg = bus_log_wait (log, GST_MESSAGE_ANY, NULL, i, 0)); i++) {
+    fail_if (message_mentions_key (msg), "the API key reached a message");
+    gst_message_unref (msg);
+  }
+  bus_log_free (log);
+  service_harness_stop (svc);
+}
+
+GST_END_TEST;
+
 static Suite *
 worldsrc_suite (void)
 {
@@ -769,6 +854,7 @@ worldsrc_suite (void)
   tcase_add_test (tc, test_peer_dropped_gives_eos);
   tcase_add_test (tc, test_eos_sends_stop);
   tcase_add_test (tc, test_control_script);
+  tcase_add_test (tc, test_api_key_never_logged);
   tcase_add_test (tc, test_start_stop_cycles);
   return s;
 }

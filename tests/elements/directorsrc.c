@@ -361,6 +361,184 @@ GST_START_TEST (test_prompt_versions)
 
 GST_END_TEST;
 
+/* a version not above the last accepted is sent as given; the service
+ * refuses it */
+GST_START_TEST (test_stale_prompt_version)
+{
+  ServiceHarness *svc = service_harness_start (NULL, NULL);
+  GstElement *pipeline = director_pipeline (svc,
+      "prompt=\"a desert road\" chunk-duration=5");
+  BusLog *log = bus_log_new (pipeline);
+  GstElement *src = get_src (pipeline);
+  GstMessage *msg;
+  gboolean ok = FALSE;
+  gint64 last = 0;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  gst_message_unref (expect (log, "director/configured", 1));
+  g_object_set (src, "prompt", "the road at night", NULL);
+  msg = expect (log, "director/prompt_pending", 1);
+  fail_unless_equals_int (field_int64 (msg, "prompt_version"), 2);
+  gst_message_unref (msg);
+
+  g_signal_emit_by_name (src, "set-prompt", (gint64) 1, "the road at noon",
+      &ok);
+  fail_unless (ok, "set-prompt with an explicit old version was refused");
+  msg = expect (log, "director/error", 1);
+  fail_unless_equals_string (field_string (msg, "code"),
+      "stale_prompt_version");
+  fail_unless_equals_int (field_int64 (msg, "prompt_version"), 1);
+  gst_message_unref (msg);
+  g_object_get (src, "last-version", &last, NULL);
+  fail_unless_equals_int (last, 2);
+  /* only the accepted one was pending */
+  fail_unless_equals_int (bus_log_count (log, GST_MESSAGE_ELEMENT,
+          "director/prompt_pending"), 1);
+  bus_log_assert_no_error (log);
+
+  gst_object_unref (src);
+  stop_pipeline (pipeline);
+  bus_log_free (log);
+  service_harness_stop (svc);
+}
+
+GST_END_TEST;
+
+/* the service's blocked word: prompt_rejected, then an error */
+GST_START_TEST (test_content_policy)
+{
+  ServiceHarness *svc = service_harness_start (NULL, NULL);
+  GstElement *pipeline = director_pipeline (svc,
+      "prompt=\"a lighthouse\" chunk-duration=5");
+  BusLog *log = bus_log_new (pipeline);
+  GstElement *src = get_src (pipeline);
+  GstMessage *msg;
+  gint64 applied = 0;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  gst_message_unref (expect (log, "director/configured", 1));
+  g_object_set (src, "prompt", "a Forbidden lighthouse", NULL);
+  msg = expect (log, "director/prompt_rejected", 1);
+  fail_unless_equals_int (field_int64 (msg, "prompt_version"), 2);
+  fail_unless_equals_string (field_string (msg, "reason"), "content_policy");
+  gst_message_unref (msg);
+  msg = expect (log, "director/error", 1);
+  fail_unless_equals_string (field_string (msg, "code"), "content_policy");
+  fail_unless_equals_int (field_int64 (msg, "prompt_version"), 2);
+  gst_message_unref (msg);
+
+  /* never pending, never applied: the chunks keep version 1 */
+  gst_message_unref (expect (log, "director/chunk", 1));
+  fail_unless_equals_int (bus_log_count (log, GST_MESSAGE_ELEMENT,
+          "director/prompt_pending"), 0);
+  g_object_get (src, "applied-version", &applied, NULL);
+  fail_unless_equals_int (applied, 1);
+  bus_log_assert_no_error (log);
+
+  gst_object_unref (src);
+  stop_pipeline (pipeline);
+  bus_log_free (log);
+  service_harness_stop (svc);
+}
+
+GST_END_TEST;
+
+/* settings are fixed once configured: refused locally, nothing sent */
+GST_START_TEST (test_immutable_settings)
+{
+  ServiceHarness *svc = service_harness_start (NULL, NULL);
+  GstElement *pipeline = director_pipeline (svc,
+      "prompt=\"a glacier\" memory=20");
+  BusLog *log = bus_log_new (pipeline);
+  GstElement *src = get_src (pipeline);
+  GstMessage *msg;
+  const GstStructure *details = NULL;
+  GError *err = NULL;
+  gboolean ok = FALSE;
+  gint memory = 0;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  gst_message_unref (expect (log, "director/configured", 1));
+  fail_unless_equals_int (bus_log_count (log, GST_MESSAGE_WARNING, NULL), 0);
+
+  g_object_set (src, "memory", 30, NULL);
+  msg = bus_log_wait (log, GST_MESSAGE_WARNING, NULL, 1, WAIT);
+  fail_unless (msg != NULL, "no warning for a setting changed while playing");
+  gst_message_parse_warning (msg, &err, NULL);
+  fail_unless (strstr (err->message, "memory") != NULL, "%s", err->message);
+  gst_message_parse_warning_details (msg, &details);
+  fail_unless (details != NULL);
+  fail_unless_equals_string (gst_structure_get_string (details, "refused"),
+      "memory");
+  g_error_free (err);
+  gst_message_unref (msg);
+  g_object_get (src, "memory", &memory, NULL);
+  fail_unless_equals_int (memory, 20);
+
+  /* nothing went to the service: a ping's pong comes back first and no
+   * immutable_settings error */
+  g_signal_emit_by_name (src, "ping", &ok);
+  fail_unless (ok);
+  gst_message_unref (expect (log, "director/pong", 1));
+  fail_unless_equals_int (bus_log_count (log, GST_MESSAGE_ELEMENT,
+          "director/error"), 0);
+  bus_log_assert_no_error (log);
+
+  gst_object_unref (src);
+  stop_pipeline (pipeline);
+  bus_log_free (log);
+  service_harness_stop (svc);
+}
+
+GST_END_TEST;
+
+/* EOS sent to the element: stop, stream_exhausted (stopped), then EOS */
+GST_START_TEST (test_eos_sends_stop)
+{
+  ServiceHarness *svc = service_harness_start (NULL, NULL);
+  GstElement *pipeline = director_pipeline (svc,
+      "prompt=\"a city at night\" chunk-duration=5");
+  BusLog *log = bus_log_new (pipeline);
+  Tap *v = tap_attach (pipeline, "vsink");
+  Tap *a = tap_attach (pipeline, "asink");
+  GstElement *src = get_src (pipeline);
+  GstMessage *msg;
+  gboolean final = FALSE;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  gst_message_unref (expect (log, "director/chunk", 1));
+  gst_caps_unref (tap_wait (v, 0, 24, WAIT));
+  fail_unless (gst_element_send_event (src, gst_event_new_eos ()));
+
+  msg = expect (log, "director/stream_exhausted", 1);
+  fail_unless_equals_string (field_string (msg, "reason"), "stopped");
+  fail_unless (field_int64 (msg, "chunks") >= 1);
+  gst_message_unref (msg);
+  /* the final session_metrics came before */
+  msg = expect_with (log, "director/session_metrics", "final", "true");
+  fail_unless (gst_structure_get_boolean (gst_message_get_structure (msg),
+          "final", &final) && final);
+  gst_message_unref (msg);
+
+  msg = bus_log_wait (log, GST_MESSAGE_EOS, NULL, 1, WAIT);
+  fail_unless (msg != NULL, "no EOS after stream_exhausted");
+  gst_message_unref (msg);
+  fail_unless (v->eos && a->eos, "EOS did not reach both pads");
+  /* stopped is final: no renewal */
+  fail_unless_equals_int (bus_log_count (log, GST_MESSAGE_ELEMENT,
+          "session/negotiated"), 1);
+  bus_log_assert_no_error (log);
+
+  gst_object_unref (src);
+  stop_pipeline (pipeline);
+  bus_log_free (log);
+  tap_free (v);
+  tap_free (a);
+  service_harness_stop (svc);
+}
+
+GST_END_TEST;
+
 static Suite *
 directorsrc_suite (void)
 {
@@ -371,6 +549,10 @@ directorsrc_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_configure_effective_settings);
   tcase_add_test (tc, test_prompt_versions);
+  tcase_add_test (tc, test_stale_prompt_version);
+  tcase_add_test (tc, test_content_policy);
+  tcase_add_test (tc, test_immutable_settings);
+  tcase_add_test (tc, test_eos_sends_stop);
   return s;
 }
 

@@ -450,7 +450,7 @@ on_pad_added (GstElement * webrtc, GstPad * pad, SvcClient * c)
       "encoding-name");
   if (g_strcmp0 (enc, "VP8") == 0)
     desc = "rtpvp8depay request-keyframe=true wait-for-keyframe=true ! "
-        "vp8dec max-errors=-1 ! videoconvert ! video/x-raw,format=I420 ! "
+        "vp8dec max-errors=-1 threads=1 ! videoconvert ! video/x-raw,format=I420 ! "
         "appsink name=sink sync=false";
   else if (g_strcmp0 (enc, "H264") == 0)
     desc = "rtph264depay request-keyframe=true wait-for-keyframe=true ! "
@@ -666,7 +666,7 @@ http_thread (gpointer data)
     gchar *line;
 
     while ((line = g_data_input_stream_read_line (lines, NULL, c->cancel,
-                NULL))) {
+                &error))) {
       g_mutex_lock (&c->lock);
       if (g_str_has_prefix (line, "data: ") && !c->answer) {
         JsonParser *parser = json_parser_new ();
@@ -689,6 +689,7 @@ http_thread (gpointer data)
       g_free (line);
     }
     g_object_unref (lines);
+    GST_INFO ("the event stream ended: %s", error ? error->message : "EOF");
     g_mutex_lock (&c->lock);
     c->answered = TRUE;
     c->response_ended = TRUE;

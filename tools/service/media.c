@@ -86,10 +86,10 @@ encoder_description (SvcCodec codec)
 {
   if (codec == SVC_CODEC_H264)
     return "x264enc tune=zerolatency speed-preset=ultrafast bitrate=1500 "
-        "key-int-max=32 threads=2 ! video/x-h264,"
+        "key-int-max=32 threads=1 ! video/x-h264,"
         "profile=constrained-baseline,stream-format=byte-stream";
   return "vp8enc deadline=1 cpu-used=16 end-usage=cbr target-bitrate=1500000 "
-      "keyframe-max-dist=32 lag-in-frames=0 threads=2 error-resilient=default";
+      "keyframe-max-dist=32 lag-in-frames=0 threads=1 error-resilient=default";
 }
 
 static const gchar *
@@ -216,6 +216,7 @@ build_cache (SvcMedia * media, gboolean video, gint width, gint height)
     n = s->cached_seconds * (SVC_AUDIO_RATE / SVC_AUDIO_BLOCK);
   }
   g_object_set (src, "max-bytes", (guint64) 0, "block", FALSE, NULL);
+  GST_DEBUG ("building a cache of %u buffers", n);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
 
   for (i = 0; i < n; i++) {
@@ -256,6 +257,7 @@ build_cache (SvcMedia * media, gboolean video, gint width, gint height)
     gst_app_src_push_buffer (src, buffer);
   }
   gst_app_src_end_of_stream (src);
+  GST_DEBUG ("cache input pushed");
 
   cache = g_new0 (SvcCache, 1);
   cache->buffers = g_ptr_array_new_with_free_func (

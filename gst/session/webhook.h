@@ -119,7 +119,121 @@ guint gst_session_webhook_key_set_get_n_keys (const GstSessionWebhookKeySet * ke
 GST_SESSION_API
 const gchar * const * gst_session_webhook_key_set_get_skipped (const GstSessionWebhookKeySet * keys);
 
+/* ---------------------------------------------------------------------- */
+/* Verification of one delivery                                           */
+
+/**
+ * GstSessionWebhookResult:
+ * @GST_SESSION_WEBHOOK_RESULT_VALID: a key verified the signature: the
+ *   delivery comes from the service.
+ * @GST_SESSION_WEBHOOK_RESULT_MISSING_HEADER: one of the four webhook
+ *   headers is missing or empty (the text names it).
+ * @GST_SESSION_WEBHOOK_RESULT_BAD_HEADER: a webhook header is present more
+ *   than once, longer than %GST_SESSION_WEBHOOK_MAX_HEADER bytes, not
+ *   UTF-8 or holds control characters (the text names it).
+ * @GST_SESSION_WEBHOOK_RESULT_BAD_TIMESTAMP: the timestamp is not an
+ *   integer (an optional `-` and decimal digits, nothing else).
+ * @GST_SESSION_WEBHOOK_RESULT_STALE_TIMESTAMP: the timestamp is older than
+ *   the current time by more than the leeway.
+ * @GST_SESSION_WEBHOOK_RESULT_FUTURE_TIMESTAMP: the timestamp is newer than
+ *   the current time by more than the leeway.
+ * @GST_SESSION_WEBHOOK_RESULT_BAD_SIGNATURE_ENCODING: the signature is not
+ *   128 hexadecimal digits (64 bytes).
+ * @GST_SESSION_WEBHOOK_RESULT_NO_KEYS: there is no key to verify with.
+ * @GST_SESSION_WEBHOOK_RESULT_NO_KEY_MATCHED: no key verified the
+ *   signature: the body, a header or the signature was changed, or it was
+ *   signed with a key that is not in the key set.
+ * @GST_SESSION_WEBHOOK_RESULT_BODY_TOO_LARGE: the body is over the size
+ *   limit; it was not read.
+ * @GST_SESSION_WEBHOOK_RESULT_SOURCE_NOT_ALLOWED: the sender's address is
+ *   not in the `webhook_ip_ranges` of the metadata.
+ * @GST_SESSION_WEBHOOK_RESULT_UNAVAILABLE: the key set (or the IP ranges)
+ *   could not be fetched, so nothing could be decided: answer 503 so the
+ *   service delivers again later.
+ *
+ * The outcome of verifying one delivery (spec 001, Authentication).
+ */
+typedef enum {
+  GST_SESSION_WEBHOOK_RESULT_VALID,
+  GST_SESSION_WEBHOOK_RESULT_MISSING_HEADER,
+  GST_SESSION_WEBHOOK_RESULT_BAD_HEADER,
+  GST_SESSION_WEBHOOK_RESULT_BAD_TIMESTAMP,
+  GST_SESSION_WEBHOOK_RESULT_STALE_TIMESTAMP,
+  GST_SESSION_WEBHOOK_RESULT_FUTURE_TIMESTAMP,
+  GST_SESSION_WEBHOOK_RESULT_BAD_SIGNATURE_ENCODING,
+  GST_SESSION_WEBHOOK_RESULT_NO_KEYS,
+  GST_SESSION_WEBHOOK_RESULT_NO_KEY_MATCHED,
+  GST_SESSION_WEBHOOK_RESULT_BODY_TOO_LARGE,
+  GST_SESSION_WEBHOOK_RESULT_SOURCE_NOT_ALLOWED,
+  GST_SESSION_WEBHOOK_RESULT_UNAVAILABLE,
+} GstSessionWebhookResult;
+
+GST_SESSION_API
+GType gst_session_webhook_result_get_type (void);
+#define GST_SESSION_TYPE_WEBHOOK_RESULT (gst_session_webhook_result_get_type ())
+
+GST_SESSION_API
+guint gst_session_webhook_result_to_http_status (GstSessionWebhookResult result);
+
+/**
+ * GstSessionWebhookVerification:
+ * @result: the outcome.
+ * @text: one sentence for people and logs saying why. It names headers,
+ *   sizes and time differences, never a key, the signature or a header
+ *   value.
+ * @header: (nullable): the name of the header at fault (a static string),
+ *   for %GST_SESSION_WEBHOOK_RESULT_MISSING_HEADER,
+ *   %GST_SESSION_WEBHOOK_RESULT_BAD_HEADER and the timestamp and signature
+ *   results; %NULL otherwise.
+ * @skew: the current time minus the timestamp, in seconds, once the
+ *   timestamp was read (positive: the delivery is older); 0 before.
+ * @key_index: which usable key of the key set verified, or -1.
+ * @refetched: %TRUE when the key set was fetched again for this delivery
+ *   because no cached key verified it.
+ * @request_id: (nullable): the signed request id, when @result is
+ *   %GST_SESSION_WEBHOOK_RESULT_VALID; compare it with the body's
+ *   (gst_session_webhook_delivery_parse() does).
+ * @user_id: (nullable): the signed user id, when valid.
+ * @timestamp: the signed timestamp, when valid; else 0.
+ *
+ * The answer of one verification.
+ */
+typedef struct {
+  GstSessionWebhookResult result;
+  gchar *text;
+  const gchar *header;
+  gint64 skew;
+  gint key_index;
+  gboolean refetched;
+  gchar *request_id;
+  gchar *user_id;
+  gint64 timestamp;
+} GstSessionWebhookVerification;
+
+GST_SESSION_API
+GType gst_session_webhook_verification_get_type (void);
+#define GST_SESSION_TYPE_WEBHOOK_VERIFICATION \
+    (gst_session_webhook_verification_get_type ())
+
+GST_SESSION_API
+GstSessionWebhookVerification * gst_session_webhook_verify (const GstSessionWebhookKeySet * keys,
+    SoupMessageHeaders * headers, const guint8 * body, gsize body_length,
+    gint64 now, guint leeway);
+
+GST_SESSION_API
+GstSessionWebhookVerification * gst_session_webhook_verify_values (const GstSessionWebhookKeySet * keys,
+    const gchar * request_id, const gchar * user_id, const gchar * timestamp,
+    const gchar * signature, const guint8 * body, gsize body_length,
+    gint64 now, guint leeway);
+
+GST_SESSION_API
+GstSessionWebhookVerification * gst_session_webhook_verification_copy (const GstSessionWebhookVerification * verification);
+
+GST_SESSION_API
+void gst_session_webhook_verification_free (GstSessionWebhookVerification * verification);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (GstSessionWebhookKeySet, gst_session_webhook_key_set_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (GstSessionWebhookVerification, gst_session_webhook_verification_free)
 
 G_END_DECLS
 

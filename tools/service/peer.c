@@ -669,10 +669,11 @@ svc_peer_start (SvcPeer * peer, const gchar * offer_sdp, GError ** error)
    * the added addresses only */
   g_object_get (peer->webrtc, "ice-agent", &ice, NULL);
   if (ice) {
-    const gchar *host = peer->config->loopback ? "127.0.0.1" :
-        peer->config->host;
+    const gchar *host = peer->config->host;
     gboolean ok = FALSE;
 
+    if (peer->config->loopback)
+      host = strchr (host, ':') ? "::1" : "127.0.0.1";
     if (!is_unspecified (host))
       g_signal_emit_by_name (ice, "add-local-ip-address", host, &ok);
     gst_object_unref (ice);

@@ -115,7 +115,7 @@ static const Costs op_costs[GST_SESSION_MANAGEMENT_N_OPS] = {
 };
 
 /* One request a service sees (this project's REST paths, relative to
- * {api_url}; "*" is one non-empty path segment). */
+ * {api_url}; "*" is one non-empty path segment, "**" one or more). */
 typedef struct
 {
   const gchar *method;
@@ -125,7 +125,7 @@ typedef struct
 
 static const Route routes[] = {
   {"GET", {"apps"}, COSTS (cost_apps_list)},
-  {"GET", {"apps", "*", "runners"}, COSTS (cost_apps_runners)},
+  {"GET", {"apps", "**", "runners"}, COSTS (cost_apps_runners)},
   {"GET", {"runners"}, COSTS (cost_runners_list)},
   {"GET", {"runners", "*"}, COSTS (cost_get_runner)},
   {"GET", {"runners", "*", "logs"}, COSTS (cost_runners_logs_only)},
@@ -225,38 +225,62 @@ gst_session_management_op_costs (GstSessionManagementOp op, guint * n_costs)
   return op_costs[op].costs;
 }
 
-/* Whether @path (no query) matches @segments. */
+/* Whether the segments of a path match a pattern: "*" is one segment, "**"
+ * one or more (an app id may hold a '/' once its %2F is decoded). */
 static gboolean
-path_matches (const gchar * path, const gchar * const *segments)
+segments_match (gchar ** path, const gchar * const *pattern)
 {
-  const gchar *p = path;
-  guint i;
+  gchar **p;
 
-  for (i = 0; i < 4 && segments[i]; i++) {
-    const gchar *end;
-    gsize len;
-
-    if (*p != '/')
-      return FALSE;
-    p++;
-    end = strchr (p, '/');
-    len = end ? (gsize) (end - p) : strlen (p);
-    if (len == 0)
-      return FALSE;
-    if (strcmp (segments[i], "*") != 0 &&
-        (strlen (segments[i]) != len || strncmp (p, segments[i], len) != 0))
-      return FALSE;
-    p += len;
+  if (*pattern == NULL)
+    return *path == NULL;
+  if (*path == NULL || **path == '\0')
+    return FALSE;
+  if (strcmp (*pattern, "**") == 0) {
+    for (p = path + 1;; p++) {
+      if (segments_match (p, pattern + 1))
+        return TRUE;
+      if (*p == NULL || **p == '\0')
+        return FALSE;
+    }
   }
-  /* one trailing slash is allowed */
-  return *p == '\0' || (p[0] == '/' && p[1] == '\0');
+  if (strcmp (*pattern, "*") != 0 && strcmp (*pattern, *path) != 0)
+    return FALSE;
+  return segments_match (path + 1, pattern + 1);
+}
+
+/* Whether @path (no query) matches @pattern; one trailing slash is
+ * allowed. */
+static gboolean
+path_matches (const gchar * path, const gchar * const *pattern)
+{
+  gchar **segments;
+  gsize len = strlen (path);
+  gboolean ret;
+
+  if (path[0] != '/')
+    return FALSE;
+  if (len > 1 && path[len - 1] == '/')
+    len--;
+  segments = g_strsplit (path + 1, "/", -1);
+  if (len < strlen (path)) {
+    guint n = g_strv_length (segments);
+
+    /* the empty segment after the trailing slash */
+    g_free (segments[n - 1]);
+    segments[n - 1] = NULL;
+  }
+  ret = segments_match (segments, pattern);
+  g_strfreev (segments);
+  return ret;
 }
 
 /**
  * gst_session_management_request_costs:
  * @method: the HTTP method.
- * @path: the request path relative to `{api_url}`, percent-encoded as sent
- *   (a query is ignored).
+ * @path: the request path relative to `{api_url}` (a query is ignored),
+ *   percent-encoded as sent or decoded: an app id whose `/` was sent as
+ *   `%2F` matches either way.
  * @costs: (out) (array length=n_costs) (transfer none) (optional): the
  *   costs.
  * @n_costs: (out) (optional): the number of costs.

@@ -255,6 +255,15 @@ GST_START_TEST (test_service_requests)
   fail_unless (gst_session_management_request_costs ("GET",
           "/apps/owner%2Fapp/runners", &costs, &n_costs));
   fail_unless_equals_int (costs[0].limit, OP (APPS_RUNNERS));
+  /* a service that decodes paths sees the app id's slash */
+  fail_unless (gst_session_management_request_costs ("GET",
+          "/apps/owner/app/runners/", &costs, &n_costs));
+  fail_unless_equals_int (costs[0].limit, OP (APPS_RUNNERS));
+  fail_if (gst_session_management_request_costs ("GET", "/apps//runners",
+          NULL, NULL));
+  fail_if (gst_session_management_request_costs ("GET", "/apps/runners",
+          NULL, NULL));
+  fail_if (gst_session_management_request_costs ("GET", "runners", NULL, NULL));
   fail_unless (gst_session_management_request_costs ("post",
           "/runners/r-1/exec", &costs, &n_costs));
   fail_unless_equals_int (costs[0].limit, OP (RUNNERS_SHELL));

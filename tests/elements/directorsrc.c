@@ -12,6 +12,7 @@
 #include <gst/check/gstcheck.h>
 #include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
+#include <gst/audio/audio.h>
 #include <gst/pbutils/pbutils.h>
 #include <glib/gstdio.h>
 #include <unistd.h>
@@ -229,6 +230,263 @@ expect_with (BusLog * log, const gchar * name, const gchar * field,
       return msg;
     gst_message_unref (msg);
   }
+}
+
+/* how many @name messages have @field = @value (serialized) so far */
+static guint
+count_with (BusLog * log, const gchar * name, const gchar * field,
+    const gchar * value)
+{
+  guint nth, n = 0;
+  GstMessage *msg;
+
+  for (nth = 1; (msg = bus_log_wait (log, GST_MESSAGE_ELEMENT, name, nth,
+              0)) != NULL; nth++) {
+    const GstStructure *s = gst_message_get_structure (msg);
+    gchar *v = gst_structure_has_field (s, field) ?
+        gst_value_serialize (gst_structure_get_value (s, field)) : NULL;
+
+    n += g_strcmp0 (v, value) == 0;
+    g_free (v);
+    gst_message_unref (msg);
+  }
+  return n;
+}
+
+/* ---- recording, and decoding the recording ---- */
+
+static gchar *
+temp_path (const gchar * what)
+{
+  gchar *name = g_strdup_printf ("directorsrc-%s-%d.mp4", what, getpid ());
+  gchar *path = g_build_filename (g_get_tmp_dir (), name, NULL);
+
+  g_free (name);
+  return path;
+}
+
+/* directorsrc into an MP4 file: H.264 and AAC */
+static GstElement *
+record_pipeline (ServiceHarness * svc, const gchar * props, const gchar * path)
+{
+  gchar *url = service_harness_url (svc, "director");
+  gchar *desc = g_strdup_printf ("directorsrc name=src url=%s %s "
+      "src.video ! queue ! videoconvert ! x264enc tune=zerolatency "
+      "speed-preset=ultrafast ! queue ! mp4mux name=m ! filesink location=%s "
+      "src.audio ! queue ! audioconvert ! avenc_aac ! queue ! m.", url, props,
+      path);
+  GError *err = NULL;
+  GstElement *pipeline = gst_parse_launch (desc, &err);
+
+  fail_unless (pipeline != NULL, "%s", err ? err->message : "?");
+  g_free (desc);
+  g_free (url);
+  return pipeline;
+}
+
+/* what a decoded recording holds */
+typedef struct
+{
+  GArray *vpts;                 /* GstClockTime of every frame */
+  GArray *markers;              /* PTS of the first frame of a white marker */
+  GArray *clicks;               /* time of the first sample of a click */
+  gboolean white;               /* the last frame had the marker */
+  guint64 samples;
+  gint rate;
+  GstClockTime first_sample, end_sample;
+  GstClockTime last_loud;
+} Decoded;
+
+/* a decoded buffer's running time: what a player renders it at (an MP4
+ * edit list shows in the segment, not in the timestamps) */
+static GstClockTime
+sample_time (GstSample * sample, GstClockTime pts)
+{
+  return gst_segment_to_running_time (gst_sample_get_segment (sample),
+      GST_FORMAT_TIME, pts);
+}
+
+/* the mean luma of the sync marker's square (top right, height / 8) */
+static gdouble
+marker_luma (GstSample * sample)
+{
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  gint side, x0, x, y, n = 0;
+  gdouble sum = 0;
+
+  fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps (sample)));
+  fail_unless (gst_video_frame_map (&frame, &info,
+          gst_sample_get_buffer (sample), GST_MAP_READ));
+  side = GST_VIDEO_INFO_HEIGHT (&info) / 8;
+  x0 = GST_VIDEO_INFO_WIDTH (&info) - side;
+  for (y = 4; y < side - 4; y++) {
+    const guint8 *row = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame,
+        0) + y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+
+    for (x = x0 + 4; x < x0 + side - 4; x++, n++)
+      sum += row[x];
+  }
+  gst_video_frame_unmap (&frame);
+  return n ? sum / n : 0;
+}
+
+static GstFlowReturn
+decoded_video (GstAppSink * sink, gpointer data)
+{
+  Decoded *d = data;
+  GstSample *sample = gst_app_sink_pull_sample (sink);
+  GstClockTime pts;
+  gboolean white;
+
+  if (sample == NULL)
+    return GST_FLOW_EOS;
+  pts = sample_time (sample, GST_BUFFER_PTS (gst_sample_get_buffer (sample)));
+  g_array_append_val (d->vpts, pts);
+  white = marker_luma (sample) > 160;
+  if (white && !d->white)
+    g_array_append_val (d->markers, pts);
+  d->white = white;
+  gst_sample_unref (sample);
+  return GST_FLOW_OK;
+}
+
+/* a click: a sample above half of full scale after 0.5 s without one (the
+ * tone stays at a quarter) */
+#define LOUD 16384
+
+static GstFlowReturn
+decoded_audio (GstAppSink * sink, gpointer data)
+{
+  Decoded *d = data;
+  GstSample *sample = gst_app_sink_pull_sample (sink);
+  GstBuffer *buf;
+  GstAudioInfo info;
+  GstMapInfo map;
+  GstClockTime pts;
+  const gint16 *v;
+  guint i, n;
+
+  if (sample == NULL)
+    return GST_FLOW_EOS;
+  buf = gst_sample_get_buffer (sample);
+  pts = sample_time (sample, GST_BUFFER_PTS (buf));
+  fail_unless (gst_audio_info_from_caps (&info, gst_sample_get_caps (sample)));
+  d->rate = GST_AUDIO_INFO_RATE (&info);
+  gst_buffer_map (buf, &map, GST_MAP_READ);
+  v = (const gint16 *) map.data;
+  n = map.size / 2;
+  if (!GST_CLOCK_TIME_IS_VALID (d->first_sample))
+    d->first_sample = pts;
+  for (i = 0; i < n; i++) {
+    GstClockTime t;
+
+    if (ABS ((gint) v[i]) < LOUD)
+      continue;
+    t = pts + gst_util_uint64_scale_int (i, GST_SECOND, d->rate);
+    if (!GST_CLOCK_TIME_IS_VALID (d->last_loud) ||
+        t > d->last_loud + GST_SECOND / 2)
+      g_array_append_val (d->clicks, t);
+    d->last_loud = t;
+  }
+  gst_buffer_unmap (buf, &map);
+  d->samples += n;
+  d->end_sample = pts + gst_util_uint64_scale_int (n, GST_SECOND, d->rate);
+  gst_sample_unref (sample);
+  return GST_FLOW_OK;
+}
+
+static void
+on_decoded_pad (GstElement * decodebin, GstPad * pad, gpointer data)
+{
+  GstElement *pipeline = data;
+  GstCaps *caps = gst_pad_get_current_caps (pad);
+  const gchar *name = gst_structure_get_name (gst_caps_get_structure (caps,
+          0));
+  GstElement *q = gst_bin_get_by_name (GST_BIN (pipeline),
+      g_str_has_prefix (name, "video/") ? "vq" : "aq");
+  GstPad *sinkpad = gst_element_get_static_pad (q, "sink");
+
+  fail_unless_equals_int (gst_pad_link (pad, sinkpad), GST_PAD_LINK_OK);
+  gst_object_unref (sinkpad);
+  gst_object_unref (q);
+  gst_caps_unref (caps);
+}
+
+/* Decodes @path to its end (failing without EOS): every video frame in
+ * grey, the audio in mono S16 at the file's rate. */
+static Decoded *
+decode_file (const gchar * path)
+{
+  GstAppSinkCallbacks vcb = { NULL, NULL, decoded_video, };
+  GstAppSinkCallbacks acb = { NULL, NULL, decoded_audio, };
+  gchar *uri = gst_filename_to_uri (path, NULL);
+  gchar *desc = g_strdup_printf ("uridecodebin name=dec uri=%s "
+      "queue name=vq ! videoconvert ! video/x-raw,format=GRAY8 ! "
+      "appsink name=v sync=false "
+      "queue name=aq ! audioconvert ! audio/x-raw,format=S16LE,channels=1 ! "
+      "appsink name=a sync=false", uri);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GstElement *dec, *sink;
+  Decoded *d = g_new0 (Decoded, 1);
+  BusLog *log;
+  GstMessage *msg;
+
+  fail_unless (pipeline != NULL);
+  d->vpts = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
+  d->markers = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
+  d->clicks = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
+  d->first_sample = d->end_sample = d->last_loud = GST_CLOCK_TIME_NONE;
+  dec = gst_bin_get_by_name (GST_BIN (pipeline), "dec");
+  g_signal_connect (dec, "pad-added", G_CALLBACK (on_decoded_pad), pipeline);
+  gst_object_unref (dec);
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "v");
+  gst_app_sink_set_callbacks (GST_APP_SINK (sink), &vcb, d, NULL);
+  gst_object_unref (sink);
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "a");
+  gst_app_sink_set_callbacks (GST_APP_SINK (sink), &acb, d, NULL);
+  gst_object_unref (sink);
+
+  log = bus_log_new (pipeline);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = bus_log_wait (log, GST_MESSAGE_EOS | GST_MESSAGE_ERROR, NULL, 1,
+      60 * GST_SECOND);
+  fail_unless (msg != NULL, "decoding %s did not reach its end in 60 s", path);
+  bus_log_assert_no_error (log);
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  bus_log_free (log);
+  gst_object_unref (pipeline);
+  g_free (desc);
+  g_free (uri);
+  return d;
+}
+
+static void
+decoded_free (Decoded * d)
+{
+  g_array_unref (d->vpts);
+  g_array_unref (d->markers);
+  g_array_unref (d->clicks);
+  g_free (d);
+}
+
+static GstClockTime
+file_duration (const gchar * path)
+{
+  GstDiscoverer *disc = gst_discoverer_new (10 * GST_SECOND, NULL);
+  gchar *uri = gst_filename_to_uri (path, NULL);
+  GstDiscovererInfo *info = gst_discoverer_discover_uri (disc, uri, NULL);
+  GstClockTime duration;
+
+  fail_unless (info != NULL);
+  fail_unless_equals_int (gst_discoverer_info_get_result (info),
+      GST_DISCOVERER_OK);
+  duration = gst_discoverer_info_get_duration (info);
+  gst_discoverer_info_unref (info);
+  g_object_unref (disc);
+  g_free (uri);
+  return duration;
 }
 
 /* ---- tests ---- */
@@ -539,6 +797,121 @@ GST_START_TEST (test_eos_sends_stop)
 
 GST_END_TEST;
 
+/* no gap, no overlap: every frame 1/24 s after the one before (±1 ms) */
+static void
+assert_video_continuous (Decoded * d)
+{
+  GstClockTime frame = GST_SECOND / FPS;
+  guint i;
+
+  for (i = 1; i < d->vpts->len; i++) {
+    GstClockTime a = g_array_index (d->vpts, GstClockTime, i - 1);
+    GstClockTime b = g_array_index (d->vpts, GstClockTime, i);
+    GstClockTimeDiff step = GST_CLOCK_DIFF (a, b);
+
+    fail_unless (ABS (step - (GstClockTimeDiff) frame) <= GST_MSECOND,
+        "frame %u at %" GST_TIME_FORMAT " follows %" GST_TIME_FORMAT, i,
+        GST_TIME_ARGS (b), GST_TIME_ARGS (a));
+  }
+}
+
+/* a recording through two stalls and one renewal at the session limit,
+ * checked on the file */
+GST_START_TEST (test_recording_stalls_and_renewal)
+{
+  /* each session: chunks at 1 s and 6 s after configure, the second one
+   * 2 s late; the service ends the session after 12 s. A fault rule holds
+   * one stall (a second --fault-stall replaces the first) and applies to
+   * every session: one stall per session, two in all. */
+  ServiceHarness *svc = service_harness_start ("--session-limit=12",
+      "--fault-stall=4:2", NULL);
+  gchar *path = temp_path ("stalls");
+  GstElement *pipeline = record_pipeline (svc,
+      "prompt=\"a train crossing a bridge\" chunk-duration=5", path);
+  BusLog *log = bus_log_new (pipeline);
+  GstMessage *msg;
+  GstClockTime duration, span, aac_frame = GST_SECOND * 1024 / RATE;
+  Decoded *d;
+  gint64 expected;
+  guint i;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = bus_log_wait (log, GST_MESSAGE_ELEMENT, "session/negotiated", 2,
+      40 * GST_SECOND);
+  fail_unless (msg != NULL, "no second session within 40 s");
+  gst_message_unref (msg);
+  /* the second session's first chunk, its late chunk, then stop */
+  gst_message_unref (expect (log, "director/deadline_missed", 2));
+  gst_message_unref (expect (log, "director/chunk", 4));
+  fail_unless (gst_element_send_event (pipeline, gst_event_new_eos ()));
+  msg = bus_log_wait (log, GST_MESSAGE_EOS, NULL, 1, WAIT);
+  fail_unless (msg != NULL, "no EOS after stop");
+  gst_message_unref (msg);
+  bus_log_assert_no_error (log);
+
+  /* what happened during the run */
+  fail_unless_equals_int (bus_log_count (log, GST_MESSAGE_ELEMENT,
+          "director/deadline_missed"), 2);
+  for (i = 1; i <= 2; i++) {
+    const GstStructure *s;
+    gdouble late = 0;
+
+    msg = expect (log, "director/deadline_missed", i);
+    s = gst_message_get_structure (msg);
+    fail_unless (gst_structure_get_double (s, "late_by_seconds", &late));
+    fail_unless (late > 1.9 && late < 2.1, "late by %f s", late);
+    fail_unless_equals_string (gst_structure_get_string (s, "behavior"),
+        "freeze_video_and_silence_audio_until_ready");
+    gst_message_unref (msg);
+  }
+  fail_unless_equals_int (count_with (log, "director/stream_exhausted",
+          "reason", "session_limit"), 1);
+  fail_unless_equals_int (count_with (log, "director/stream_exhausted",
+          "reason", "stopped"), 1);
+  fail_unless_equals_int (bus_log_count (log, GST_MESSAGE_ELEMENT,
+          "session/negotiated"), 2);
+  stop_pipeline (pipeline);
+  bus_log_free (log);
+
+  /* on the file */
+  duration = file_duration (path);
+  d = decode_file (path);
+  fail_unless (d->vpts->len > 0 && d->samples > 0);
+  span = g_array_index (d->vpts, GstClockTime, d->vpts->len - 1) +
+      GST_SECOND / FPS - g_array_index (d->vpts, GstClockTime, 0);
+  g_print ("measured: file %" GST_TIME_FORMAT ": %u frames over %"
+      GST_TIME_FORMAT ", %" G_GUINT64_FORMAT " samples at %d Hz from %"
+      GST_TIME_FORMAT " to %" GST_TIME_FORMAT "; video from %" GST_TIME_FORMAT
+      "\n", GST_TIME_ARGS (duration), d->vpts->len, GST_TIME_ARGS (span),
+      d->samples, d->rate, GST_TIME_ARGS (d->first_sample),
+      GST_TIME_ARGS (d->end_sample), GST_TIME_ARGS (g_array_index (d->vpts,
+              GstClockTime, 0)));
+  assert_video_continuous (d);
+  fail_unless (duration >= 18 * GST_SECOND && duration <= 30 * GST_SECOND,
+      "duration %" GST_TIME_FORMAT, GST_TIME_ARGS (duration));
+  expected = gst_util_uint64_scale_round (duration, FPS, GST_SECOND);
+  fail_unless (ABS ((gint64) d->vpts->len - expected) <= 1,
+      "%u video frames in %" GST_TIME_FORMAT " (%" G_GINT64_FORMAT
+      " expected); the video runs from %" GST_TIME_FORMAT ", the audio from %"
+      GST_TIME_FORMAT, d->vpts->len, GST_TIME_ARGS (duration), expected,
+      GST_TIME_ARGS (g_array_index (d->vpts, GstClockTime, 0)),
+      GST_TIME_ARGS (d->first_sample));
+  fail_unless_equals_int (d->rate, RATE);
+  expected = gst_util_uint64_scale_round (duration, RATE, GST_SECOND);
+  fail_unless (ABS ((gint64) d->samples - expected) <=
+      (gint64) gst_util_uint64_scale (aac_frame, RATE, GST_SECOND),
+      "%" G_GUINT64_FORMAT " audio samples in %" GST_TIME_FORMAT " (%"
+      G_GINT64_FORMAT " expected)", d->samples, GST_TIME_ARGS (duration),
+      expected);
+
+  decoded_free (d);
+  g_unlink (path);
+  g_free (path);
+  service_harness_stop (svc);
+}
+
+GST_END_TEST;
+
 static Suite *
 directorsrc_suite (void)
 {
@@ -553,6 +926,7 @@ directorsrc_suite (void)
   tcase_add_test (tc, test_content_policy);
   tcase_add_test (tc, test_immutable_settings);
   tcase_add_test (tc, test_eos_sends_stop);
+  tcase_add_test (tc, test_recording_stalls_and_renewal);
   return s;
 }
 

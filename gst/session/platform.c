@@ -677,6 +677,23 @@ call_refused (GTask * task, guint status)
   GstSessionRetryDecision decision;
   gchar *why;
 
+  /* a service may echo the key: out of the body before the parser (which
+   * logs) sees it, and out of what was parsed. (A NUL ends the text: an
+   * error body holding one is not JSON anyway.) */
+  if (call->api_key && *call->api_key && call->body->len > 0) {
+    gchar *copy = g_strndup (text, call->body->len);
+
+    if (strstr (copy, call->api_key)) {
+      gsize len;
+
+      scrub_text (&copy, call->api_key);
+      len = strlen (copy);
+      g_byte_array_set_size (call->body, 0);
+      g_byte_array_append (call->body, (const guint8 *) copy, len);
+      text = len ? (const gchar *) call->body->data : "";
+    }
+    g_free (copy);
+  }
   http_error = gst_session_http_error_parse (status,
       soup_message_get_response_headers (call->msg), text, call->body->len);
   scrub_http_error (http_error, call->api_key);

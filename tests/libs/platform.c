@@ -91,6 +91,11 @@ respond (SoupServerMessage * msg, const Seen * seen)
       g_str_equal (p, "/queue/owner/app/sub%20path")) {
     answer (msg, 202, "{\"request_id\": \"req-1\", "
         "\"gateway_request_id\": \"gw-1\", \"extra\": true}");
+  } else if (g_str_equal (p, "/queue/owner/echo")) {
+    /* not JSON, echoing the key */
+    text = g_strdup_printf ("bad credentials: %s", seen->authorization);
+    answer (msg, 401, text);
+    g_free (text);
   } else if (g_str_equal (p, "/queue/owner/noid")) {
     answer (msg, 200, "{\"request_id\": \"req-1\"}");
   } else if (g_str_equal (p, "/queue/owner/bad")) {
@@ -233,10 +238,22 @@ service_start (void)
   g_mutex_unlock (&service->lock);
 }
 
+static gboolean
+quit_loop (gpointer user_data)
+{
+  g_main_loop_quit (user_data);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 service_stop (void)
 {
-  g_main_loop_quit (service->loop);
+  GSource *idle = g_idle_source_new ();
+
+  /* from the loop itself: a quit before the loop runs would be lost */
+  g_source_set_callback (idle, quit_loop, service->loop, NULL);
+  g_source_attach (idle, service->context);
+  g_source_unref (idle);
   g_thread_join (service->thread);
   g_main_loop_unref (service->loop);
   g_main_context_unref (service->context);
@@ -447,6 +464,19 @@ GST_START_TEST (test_submit_invalid)
 
 GST_END_TEST;
 
+static gint key_logged;
+
+static void
+log_catcher (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  const gchar *text = gst_debug_message_get (message);
+
+  if (text && strstr (text, API_KEY))
+    g_atomic_int_set (&key_logged, 1);
+}
+
 GST_START_TEST (test_submit_errors)
 {
   GstSessionPlatform *platform = make_platform ();
@@ -495,12 +525,31 @@ GST_START_TEST (test_submit_errors)
   fail_unless (http_error == NULL);
   g_clear_error (&error);
 
+  /* a 401 whose text echoes the key, with every log line read */
+  gst_debug_set_threshold_for_name ("session", GST_LEVEL_TRACE);
+  gst_debug_remove_log_function (gst_debug_log_default);
+  gst_debug_add_log_function (log_catcher, NULL, NULL);
+  fail_if (gst_session_platform_submit (platform, "owner/echo", WEBHOOK,
+          "{}", NULL, NULL, NULL, NULL, &http_error, &error));
+  check_error (error, PF_ERROR (REFUSED));
+  fail_unless_equals_int (http_error->status, 401);
+  check_http_error_scrubbed (http_error);
+  g_clear_pointer (&http_error, gst_session_http_error_free);
+  g_clear_error (&error);
+  fail_if (gst_session_platform_submit (platform, "owner/bad", WEBHOOK, "{}",
+          NULL, NULL, NULL, NULL, NULL, &error));
+  g_clear_error (&error);
+  gst_debug_remove_log_function (log_catcher);
+  gst_debug_add_log_function (gst_debug_log_default, NULL, NULL);
+  gst_debug_unset_threshold_for_name ("session");
+  fail_if (g_atomic_int_get (&key_logged), "the key was logged");
+
   /* unknown app: 404 */
   fail_if (gst_session_platform_submit (platform, "owner/none", WEBHOOK,
           "{}", NULL, NULL, NULL, NULL, NULL, &error));
   check_error (error, PF_ERROR (REFUSED));
   g_clear_error (&error);
-  fail_unless_equals_int (service_count (), 4);
+  fail_unless_equals_int (service_count (), 6);
   gst_object_unref (platform);
 }
 

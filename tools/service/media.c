@@ -215,7 +215,9 @@ build_cache (SvcMedia * media, gboolean video, gint width, gint height)
     gst_caps_unref (caps);
     n = s->cached_seconds * (SVC_AUDIO_RATE / SVC_AUDIO_BLOCK);
   }
-  g_object_set (src, "max-bytes", (guint64) 0, "block", FALSE, NULL);
+  /* a few raw frames queued at a time; the encoded ones wait in appsink */
+  g_object_set (src, "max-bytes", (guint64) (video ? width * height * 6 :
+          64 * 1024), "block", TRUE, NULL);
   GST_DEBUG ("building a cache of %u buffers", n);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
 

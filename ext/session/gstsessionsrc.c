@@ -135,6 +135,7 @@ typedef struct
   gboolean ended;
   gint64 started_at;
   gint64 opened_at;             /* control channel open (0: not yet) */
+  gpointer first_frame_at;      /* atomic: monotonic µs, NULL: none yet */
   guint sessions;
   GstSessionControlScript *script;      /* loaded at NULL->READY */
   guint script_next;
@@ -748,8 +749,7 @@ post_negotiated (GstSessionSrc * self)
       "gathering-ms", G_TYPE_DOUBLE, MS (t.offer_created, t.gathered),
       "signalling-ms", G_TYPE_DOUBLE, MS (t.gathered, t.answer_set),
       "ice-ms", G_TYPE_DOUBLE, MS (t.answer_set, t.connected),
-      "channel-ms", G_TYPE_DOUBLE, MS (t.created, t.channel_open),
-      "first-rtp-ms", G_TYPE_DOUBLE, MS (t.created, t.first_rtp), NULL);
+      "channel-ms", G_TYPE_DOUBLE, MS (t.created, t.channel_open), NULL);
 #undef MS
   g_free (id);
   gst_element_post_message (GST_ELEMENT (self),
@@ -799,14 +799,43 @@ on_channel_message (GstSessionStage * stage, const gchar * text, gpointer data)
   g_mutex_unlock (&priv->ctrl_lock);
 }
 
+static gboolean
+post_first_frame (gpointer data)
+{
+  GstSessionSrc *self = data;
+  GstSessionSrcPrivate *priv = PRIV (self);
+  GstSessionStageTimes t;
+  gint64 at = g_atomic_pointer_get (&priv->first_frame_at) ?
+      GPOINTER_TO_SIZE (priv->first_frame_at) : 0;
+
+  if (priv->stage == NULL)
+    return G_SOURCE_REMOVE;
+  gst_session_stage_get_times (priv->stage, &t);
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self),
+          gst_structure_new ("session/first-frame",
+              "session", G_TYPE_UINT, priv->sessions,
+              "first-rtp-ms", G_TYPE_DOUBLE,
+              t.first_rtp ? (t.first_rtp - t.created) / 1000.0 : -1.0,
+              "first-frame-ms", G_TYPE_DOUBLE,
+              at ? (at - t.created) / 1000.0 : -1.0, NULL)));
+  return G_SOURCE_REMOVE;
+}
+
 static void
 on_sample (GstSessionStage * stage, GstSessionOutputKind kind,
     GstSample * sample, gpointer data)
 {
-  GstSessionSrcPrivate *priv = PRIV (data);
+  GstSessionSrc *self = data;
+  GstSessionSrcPrivate *priv = PRIV (self);
 
   if (priv->outputs[kind])
     gst_session_output_push (priv->outputs[kind], sample);
+  /* the first frame of each session: its time to first frame */
+  if (kind == GST_SESSION_OUTPUT_VIDEO &&
+      g_atomic_pointer_compare_and_exchange (&priv->first_frame_at, NULL,
+          GSIZE_TO_POINTER ((gsize) g_get_monotonic_time ())))
+    invoke (self, post_first_frame);
 }
 
 static void
@@ -952,6 +981,7 @@ start_session (GstSessionSrc * self)
   priv->sessions++;
   priv->started_at = g_get_monotonic_time ();
   priv->opened_at = 0;
+  g_atomic_pointer_set (&priv->first_frame_at, NULL);
   for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
     if (priv->outputs[i])
       gst_session_output_new_session (priv->outputs[i]);

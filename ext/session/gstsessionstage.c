@@ -522,6 +522,19 @@ gather_poll (gpointer user_data)
     send_offer (stage, TRUE);
     return G_SOURCE_REMOVE;
   }
+  /* on loopback the one host candidate is all there will be: no need to
+   * wait for libnice to call gathering done */
+  if (stage->config.loopback_only) {
+    gchar *sdp = local_sdp (stage);
+    gboolean have = sdp && strstr (sdp, " 127.0.0.1 ") &&
+        strstr (sdp, " typ host");
+
+    g_free (sdp);
+    if (have) {
+      send_offer (stage, TRUE);
+      return G_SOURCE_REMOVE;
+    }
+  }
   if (g_get_monotonic_time () - stage->times.offer_created >
       (gint64) (stage->config.gathering_timeout / GST_USECOND)) {
     send_offer (stage, FALSE);
@@ -632,6 +645,9 @@ configure_ice (GstSessionStage * stage)
     g_signal_emit_by_name (ice, "add-local-ip-address", "127.0.0.1", &ok);
   if (!ok)
     GST_WARNING_OBJECT (stage->owner, "could not gather on 127.0.0.1");
+  /* UDP on loopback is all it takes: no TCP candidates to gather */
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (ice), "ice-tcp"))
+    g_object_set (ice, "ice-tcp", FALSE, NULL);
   g_object_unref (ice);
 }
 

@@ -250,9 +250,11 @@ item_copy (gconstpointer src, gpointer user_data)
 /* JSON helpers                                                           */
 /* ---------------------------------------------------------------------- */
 
-/* TRUE when no array or object in @text is nested deeper than @max_depth.
- * Brackets inside strings do not count. Runs before json-glib sees the text,
- * so that the parser's recursion stays bounded. */
+/* TRUE when no array or object in @text is nested deeper than @max_depth
+ * and every escape in a string is one of JSON's. Brackets inside strings do
+ * not count. Runs before json-glib sees the text, so that the parser's
+ * recursion stays bounded and its octal escapes ("\301", invalid UTF-8)
+ * are refused. */
 static gboolean
 json_depth_ok (const gchar * text, gsize length, guint max_depth)
 {
@@ -264,9 +266,11 @@ json_depth_ok (const gchar * text, gsize length, guint max_depth)
     gchar c = text[i];
 
     if (in_string) {
-      if (escaped)
+      if (escaped) {
+        if (!strchr ("\"\\/bfnrtu", c))
+          return FALSE;
         escaped = FALSE;
-      else if (c == '\\')
+      } else if (c == '\\')
         escaped = TRUE;
       else if (c == '"')
         in_string = FALSE;
@@ -315,8 +319,8 @@ parse_body (const gchar * body, gsize length)
     return NULL;
   }
   if (!json_depth_ok (body, length, GST_SESSION_HTTP_ERROR_MAX_DEPTH)) {
-    GST_DEBUG ("error body nests deeper than %d, not parsed",
-        GST_SESSION_HTTP_ERROR_MAX_DEPTH);
+    GST_DEBUG ("error body nests deeper than %d or has an escape JSON "
+        "lacks, not parsed", GST_SESSION_HTTP_ERROR_MAX_DEPTH);
     return NULL;
   }
 

@@ -535,9 +535,18 @@ schema_check_text (const gchar * text, gsize length, GError ** error)
       return FALSE;
     }
     if (in_string) {
-      if (c == '\\')
+      if (c == '\\') {
+        /* json-glib also takes octal escapes ("\301"), which make invalid
+         * UTF-8: only the escapes of JSON pass */
+        if (i + 1 < length && (text[i + 1] == '\0' ||
+                !strchr ("\"\\/bfnrtu", text[i + 1]))) {
+          g_set_error_literal (error, GST_SESSION_ERROR,
+              GST_SESSION_ERROR_INVALID_JSON,
+              "message: invalid escape in a string");
+          return FALSE;
+        }
         i++;
-      else if (c == '"')
+      } else if (c == '"')
         in_string = FALSE;
     } else if (c == '"') {
       in_string = TRUE;
@@ -734,6 +743,9 @@ json_to_value (Walk * w, const gchar * name, const SchemaNode * rule,
       }
       return TRUE;
     default:
+      /* json-glib reads 1e999 as infinity, which no JSON text can hold */
+      if (!isfinite (json_node_get_double (node)))
+        return fail (w, "is not a finite number");
       if (rule && (rule->types & SCHEMA_INTEGER) &&
           !(rule->types & SCHEMA_NUMBER)) {
         g_value_init (value, G_TYPE_INT64);

@@ -37,6 +37,7 @@ struct _GstSessionDirectorController
   GstSessionDirectorConfig settings;
   gchar *prompt;
 
+  gint64 last_assigned;         /* versions are numbered from this one */
   gint64 last_sent;
   gint64 applied;
   gdouble buffer_depth;
@@ -44,12 +45,26 @@ struct _GstSessionDirectorController
   /* per session */
   gboolean open;
   gboolean configured;
-  GQueue waiting;               /* gchar* JSON prompts, sent once configured */
+  gboolean configure_failed;    /* refused: the next prompt configures */
+  GQueue waiting;               /* Waiting*: prompts sent once configured */
 
   GstStructure *session_info;
   GstStructure *effective;      /* the last `configured` */
   GQueue *events;
 };
+
+typedef struct
+{
+  gchar *json;
+  gint64 version;
+} Waiting;
+
+static void
+waiting_free (Waiting * w)
+{
+  g_free (w->json);
+  g_free (w);
+}
 
 static void
 settings_clear (GstSessionDirectorConfig * c)
@@ -60,16 +75,19 @@ settings_clear (GstSessionDirectorConfig * c)
   c->resolution = c->aspect_ratio = c->acceleration = NULL;
 }
 
+/* @from may share strings with @to (from get_settings): copy, then free */
 static void
 settings_copy (GstSessionDirectorConfig * to,
     const GstSessionDirectorConfig * from)
 {
-  settings_clear (to);
+  GstSessionDirectorConfig old = *to;
+
   *to = *from;
   to->prompt = NULL;
   to->resolution = g_strdup (from->resolution);
   to->aspect_ratio = g_strdup (from->aspect_ratio);
   to->acceleration = g_strdup (from->acceleration);
+  settings_clear (&old);
 }
 
 /**
@@ -103,7 +121,7 @@ gst_session_director_controller_free (GstSessionDirectorController * ctrl)
     return;
   settings_clear (&ctrl->settings);
   g_free (ctrl->prompt);
-  g_queue_clear_full (&ctrl->waiting, g_free);
+  g_queue_clear_full (&ctrl->waiting, (GDestroyNotify) waiting_free);
   if (ctrl->session_info)
     gst_structure_free (ctrl->session_info);
   if (ctrl->effective)
@@ -170,7 +188,7 @@ gst_session_director_controller_get_settings (GstSessionDirectorController *
 {
   *settings = ctrl->settings;
   settings->prompt = ctrl->prompt;
-  settings->prompt_version = ctrl->last_sent + 1;
+  settings->prompt_version = ctrl->last_assigned + 1;
 }
 
 /**
@@ -205,6 +223,7 @@ gboolean
 gst_session_director_controller_set_prompt (GstSessionDirectorController *
     ctrl, const gchar * prompt, gint64 version, GError ** error)
 {
+  gboolean reconfigure = FALSE;
   gchar *json;
 
   if (version < 0) {
@@ -214,7 +233,7 @@ gst_session_director_controller_set_prompt (GstSessionDirectorController *
     return FALSE;
   }
   if (version == 0)
-    version = ctrl->last_sent + 1;
+    version = ctrl->last_assigned + 1;
   json = gst_session_director_build_prompt (version, prompt, error);
   if (json == NULL)
     return FALSE;
@@ -226,11 +245,26 @@ gst_session_director_controller_set_prompt (GstSessionDirectorController *
     g_free (json);
     return TRUE;
   }
-  ctrl->last_sent = MAX (ctrl->last_sent, version);
-  if (ctrl->configured)
+  if (ctrl->configure_failed) {
+    /* the session's configure was refused: this prompt configures it */
+    reconfigure = TRUE;
+    g_free (json);
+    json = build_configure (ctrl, &ctrl->settings, prompt, version, error);
+    if (json == NULL)
+      return FALSE;
+    ctrl->configure_failed = FALSE;
+  }
+  ctrl->last_assigned = MAX (ctrl->last_assigned, version);
+  if (ctrl->configured || reconfigure) {
+    ctrl->last_sent = MAX (ctrl->last_sent, version);
     send_json (ctrl, json);
-  else
-    g_queue_push_tail (&ctrl->waiting, json);
+  } else {
+    Waiting *w = g_new0 (Waiting, 1);
+
+    w->json = json;
+    w->version = version;
+    g_queue_push_tail (&ctrl->waiting, w);
+  }
   return TRUE;
 }
 
@@ -264,18 +298,19 @@ gst_session_director_controller_channel_open (GstSessionDirectorController *
 
   ctrl->open = TRUE;
   ctrl->configured = FALSE;
-  g_queue_clear_full (&ctrl->waiting, g_free);
+  ctrl->configure_failed = FALSE;
+  g_queue_clear_full (&ctrl->waiting, (GDestroyNotify) waiting_free);
   if (ctrl->prompt == NULL)
     return;
   json = build_configure (ctrl, &ctrl->settings, ctrl->prompt,
-      ctrl->last_sent + 1, &err);
+      ctrl->last_assigned + 1, &err);
   if (json == NULL) {
     /* validated when set: only an exhausted version range gets here */
     control_events_push (ctrl->events, GST_SESSION_CONTROL_EVENT_WARNING,
         NULL, NULL, NULL, err);
     return;
   }
-  ctrl->last_sent++;
+  ctrl->last_sent = ++ctrl->last_assigned;
   send_json (ctrl, json);
 }
 
@@ -290,7 +325,7 @@ gst_session_director_controller_channel_closed (GstSessionDirectorController *
   ctrl->open = FALSE;
   ctrl->configured = FALSE;
   /* prompts that never went: the next configure has the latest one */
-  g_queue_clear_full (&ctrl->waiting, g_free);
+  g_queue_clear_full (&ctrl->waiting, (GDestroyNotify) waiting_free);
 }
 
 /**
@@ -377,12 +412,26 @@ gst_session_director_controller_receive (GstSessionDirectorController * ctrl,
   if (!gst_session_message_is_known (msg)) {
     GST_INFO ("director: message of unknown type \"%s\"", type);
   } else if (strcmp (type, "configured") == 0) {
-    gchar *json;
+    Waiting *w;
 
     ctrl->configured = TRUE;
     replace_structure (&ctrl->effective, s);
-    while ((json = g_queue_pop_head (&ctrl->waiting)))
-      send_json (ctrl, json);
+    while ((w = g_queue_pop_head (&ctrl->waiting))) {
+      ctrl->last_sent = MAX (ctrl->last_sent, w->version);
+      send_json (ctrl, g_steal_pointer (&w->json));
+      waiting_free (w);
+    }
+  } else if (strcmp (type, "error") == 0 && !ctrl->configured) {
+    const gchar *code = gst_structure_get_string (s, "code");
+
+    /* the configure was refused (its prompt, or itself): what waited is
+     * dropped, and the next prompt is sent as a configure */
+    if (g_strcmp0 (code, "content_policy") == 0 ||
+        g_strcmp0 (code, "invalid_message") == 0) {
+      ctrl->configure_failed = TRUE;
+      g_queue_clear_full (&ctrl->waiting, (GDestroyNotify) waiting_free);
+      gst_structure_set (details, "failed", G_TYPE_STRING, "configure", NULL);
+    }
   } else if (strcmp (type, "prompt_applied") == 0) {
     if (gst_structure_get_int64 (s, "prompt_version", &v))
       ctrl->applied = MAX (ctrl->applied, v);

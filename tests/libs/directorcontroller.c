@@ -172,6 +172,62 @@ GST_START_TEST (test_service_messages)
 
 GST_END_TEST;
 
+/* settings set one after the other, as properties are (they share strings
+ * with get_settings) */
+GST_START_TEST (test_settings_in_turn)
+{
+  GstSessionDirectorController *ctrl = gst_session_director_controller_new ();
+  GstSessionDirectorConfig c;
+
+  gst_session_director_controller_get_settings (ctrl, &c);
+  c.resolution = "480p";
+  fail_unless (gst_session_director_controller_set_settings (ctrl, &c, NULL));
+  gst_session_director_controller_get_settings (ctrl, &c);
+  c.aspect_ratio = "1:1";
+  fail_unless (gst_session_director_controller_set_settings (ctrl, &c, NULL));
+  gst_session_director_controller_get_settings (ctrl, &c);
+  c.memory = 5;
+  fail_unless (gst_session_director_controller_set_settings (ctrl, &c, NULL));
+  gst_session_director_controller_get_settings (ctrl, &c);
+  fail_unless_equals_string (c.resolution, "480p");
+  fail_unless_equals_string (c.aspect_ratio, "1:1");
+  fail_unless_equals_int (c.memory, 5);
+  gst_session_director_controller_free (ctrl);
+}
+
+GST_END_TEST;
+
+/* a configure refused for its prompt: the next prompt configures */
+GST_START_TEST (test_refused_configure)
+{
+  GstSessionDirectorController *ctrl = gst_session_director_controller_new ();
+
+  fail_unless (gst_session_director_controller_set_prompt (ctrl,
+          "forbidden things", 0, NULL));
+  gst_session_director_controller_channel_open (ctrl);
+  assert_sent (ctrl, "{\"type\":\"configure\",\"prompt_version\":1,"
+      "\"prompt\":\"forbidden things\"}");
+  fail_unless (gst_session_director_controller_set_prompt (ctrl, "waits", 0,
+          NULL));
+  receive (ctrl, "{\"type\":\"prompt_rejected\",\"prompt_version\":1,"
+      "\"reason\":\"content_policy\"}");
+  receive (ctrl, "{\"type\":\"error\",\"code\":\"content_policy\","
+      "\"error\":\"blocked\",\"prompt_version\":1}");
+  assert_sent (ctrl, "");
+  /* the waiting prompt was never sent */
+  fail_unless_equals_int64
+      (gst_session_director_controller_get_last_sent_version (ctrl), 1);
+  fail_unless (gst_session_director_controller_set_prompt (ctrl, "a calm sea",
+          0, NULL));
+  assert_sent (ctrl, "{\"type\":\"configure\",\"prompt_version\":3,"
+      "\"prompt\":\"a calm sea\"}");
+  fail_unless_equals_int64
+      (gst_session_director_controller_get_last_sent_version (ctrl), 3);
+  gst_session_director_controller_free (ctrl);
+}
+
+GST_END_TEST;
+
 static Suite *
 directorcontroller_suite (void)
 {
@@ -182,6 +238,8 @@ directorcontroller_suite (void)
   tcase_add_test (tc, test_configure_then_versions);
   tcase_add_test (tc, test_refusals);
   tcase_add_test (tc, test_service_messages);
+  tcase_add_test (tc, test_settings_in_turn);
+  tcase_add_test (tc, test_refused_configure);
   return s;
 }
 

@@ -186,6 +186,18 @@ GST_START_TEST (test_director_session)
   }
   fail_unless (index < 3);
 
+  /* the sync marker and the click of a chunk start arrive together */
+  {
+    GstClockTime video = 0, audio = 0;
+
+    fail_unless (svc_client_sync_marks (c, &video, &audio));
+    GST_INFO ("sync marker at %" GST_TIME_FORMAT ", click at %"
+        GST_TIME_FORMAT, GST_TIME_ARGS (video), GST_TIME_ARGS (audio));
+    fail_unless (ABS (GST_CLOCK_DIFF (video, audio)) < 150 * GST_MSECOND,
+        "A/V offset %" G_GINT64_FORMAT " ms",
+        GST_CLOCK_DIFF (video, audio) / GST_MSECOND);
+  }
+
   /* stop: a final session_metrics, then stream_exhausted */
   fail_unless (svc_client_send (c, "{\"type\": \"stop\"}"));
   do {

@@ -292,6 +292,10 @@ struct _SvcClient
   guint64 audio_samples;
   gint audio_rate;
   gdouble audio_rms;
+  gboolean mark_prev;
+  guint quiet_run;
+  GArray *video_marks;          /* GstClockTime */
+  GArray *audio_marks;
   gboolean answered;
   gboolean response_ended;
   guint keepalives;
@@ -373,20 +377,58 @@ on_channel_close (GstWebRTCDataChannel * channel, SvcClient * c)
   g_mutex_unlock (&c->lock);
 }
 
+static GstClockTime
+sample_running_time (GstSample * sample, GstClockTime pts)
+{
+  const GstSegment *segment = gst_sample_get_segment (sample);
+
+  if (!segment || !GST_CLOCK_TIME_IS_VALID (pts))
+    return GST_CLOCK_TIME_NONE;
+  return gst_segment_to_running_time (segment, GST_FORMAT_TIME, pts);
+}
+
+/* the director's sync marker: the top right square is white */
+static gboolean
+marker_on (GstSample * sample, const GstVideoInfo * info)
+{
+  GstVideoFrame frame;
+  gint size = GST_VIDEO_INFO_HEIGHT (info) / 8;
+  gint x = GST_VIDEO_INFO_WIDTH (info) - size / 2, y = size / 2;
+  guint8 luma;
+
+  if (!gst_video_frame_map (&frame, info, gst_sample_get_buffer (sample),
+          GST_MAP_READ))
+    return FALSE;
+  luma = ((const guint8 *) GST_VIDEO_FRAME_COMP_DATA (&frame, 0))[y *
+      GST_VIDEO_FRAME_COMP_STRIDE (&frame, 0) + x];
+  gst_video_frame_unmap (&frame);
+  return luma > 180;
+}
+
 static GstFlowReturn
 on_video_sample (GstAppSink * sink, gpointer data)
 {
   SvcClient *c = data;
   GstSample *sample = gst_app_sink_pull_sample (sink);
   GstVideoInfo info;
+  gboolean mark = FALSE;
 
   if (!sample)
     return GST_FLOW_OK;
   gst_video_info_from_caps (&info, gst_sample_get_caps (sample));
+  if (c->app == GST_SESSION_APP_DIRECTOR)
+    mark = marker_on (sample, &info);
   g_mutex_lock (&c->lock);
   c->video_frames++;
   c->width = GST_VIDEO_INFO_WIDTH (&info);
   c->height = GST_VIDEO_INFO_HEIGHT (&info);
+  if (mark && !c->mark_prev) {
+    GstClockTime t = sample_running_time (sample,
+        GST_BUFFER_PTS (gst_sample_get_buffer (sample)));
+
+    g_array_append_val (c->video_marks, t);
+  }
+  c->mark_prev = mark;
   if (c->last_video)
     gst_sample_unref (c->last_video);
   c->last_video = sample;
@@ -395,39 +437,88 @@ on_video_sample (GstAppSink * sink, gpointer data)
   return GST_FLOW_OK;
 }
 
+#define CLICK_LEVEL (0.6 * 32767)
+#define QUIET_LEVEL (0.5 * 32767)
+
 static GstFlowReturn
 on_audio_sample (GstAppSink * sink, gpointer data)
 {
   SvcClient *c = data;
   GstSample *sample = gst_app_sink_pull_sample (sink);
+  GstBuffer *buffer;
   GstStructure *s;
   GstMapInfo map;
+  GstClockTime start;
   gint rate = 0, channels = 1;
   gdouble sum = 0;
   gsize n = 0, i;
 
   if (!sample)
     return GST_FLOW_OK;
+  buffer = gst_sample_get_buffer (sample);
   s = gst_caps_get_structure (gst_sample_get_caps (sample), 0);
   gst_structure_get_int (s, "rate", &rate);
   gst_structure_get_int (s, "channels", &channels);
-  if (gst_buffer_map (gst_sample_get_buffer (sample), &map, GST_MAP_READ)) {
+  channels = MAX (channels, 1);
+  start = sample_running_time (sample, GST_BUFFER_PTS (buffer));
+  g_mutex_lock (&c->lock);
+  if (gst_buffer_map (buffer, &map, GST_MAP_READ)) {
     const gint16 *v = (const gint16 *) map.data;
 
     n = map.size / 2;
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
+      gint a = ABS ((gint) v[i]);
+
       sum += (gdouble) v[i] * v[i];
-    gst_buffer_unmap (gst_sample_get_buffer (sample), &map);
+      /* the sync click: loud after at least 100 ms below the tone's peak */
+      if (a > CLICK_LEVEL && c->quiet_run >= (guint) rate / 10 * channels &&
+          GST_CLOCK_TIME_IS_VALID (start) && rate > 0) {
+        GstClockTime t = start + gst_util_uint64_scale (i / channels,
+            GST_SECOND, rate);
+
+        g_array_append_val (c->audio_marks, t);
+        c->quiet_run = 0;
+      } else if (a < QUIET_LEVEL) {
+        c->quiet_run++;
+      } else {
+        c->quiet_run = 0;
+      }
+    }
+    gst_buffer_unmap (buffer, &map);
   }
-  g_mutex_lock (&c->lock);
   c->audio_rate = rate;
-  c->audio_samples += n / MAX (channels, 1);
+  c->audio_samples += n / channels;
   if (n)
     c->audio_rms = sqrt (sum / n) / 32768.0;
   signal_change (c);
   g_mutex_unlock (&c->lock);
   gst_sample_unref (sample);
   return GST_FLOW_OK;
+}
+
+/* The first video sync marker and the audio click nearest to it, as
+ * running times of the client pipeline: FALSE until both were seen. */
+gboolean
+svc_client_sync_marks (SvcClient * c, GstClockTime * video,
+    GstClockTime * audio)
+{
+  guint i;
+  gboolean found = FALSE;
+
+  g_mutex_lock (&c->lock);
+  if (c->video_marks->len > 0) {
+    *video = g_array_index (c->video_marks, GstClockTime, 0);
+    for (i = 0; i < c->audio_marks->len; i++) {
+      GstClockTime t = g_array_index (c->audio_marks, GstClockTime, i);
+
+      if (!found || ABS (GST_CLOCK_DIFF (t, *video)) <
+          ABS (GST_CLOCK_DIFF (*audio, *video)))
+        *audio = t;
+      found = TRUE;
+    }
+  }
+  g_mutex_unlock (&c->lock);
+  return found;
 }
 
 static void
@@ -511,6 +602,8 @@ svc_client_new (const gchar * base_url, GstSessionApp app,
   c->session_id = g_uuid_string_random ();
   c->messages = g_ptr_array_new_with_free_func ((GDestroyNotify)
       message_free);
+  c->video_marks = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
+  c->audio_marks = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
   c->cancel = g_cancellable_new ();
 
   c->pipeline = gst_pipeline_new (NULL);
@@ -998,6 +1091,8 @@ svc_client_free (SvcClient * c)
     g_assert_cmpuint (invalid, ==, 0);
 
   g_ptr_array_unref (c->messages);
+  g_array_unref (c->video_marks);
+  g_array_unref (c->audio_marks);
   if (c->last_video)
     gst_sample_unref (c->last_video);
   svc_http_reply_free (c->error_reply);

@@ -134,7 +134,7 @@ finish (GstDirectorSrc * self, const gchar * what, gboolean ok, GError * err)
 }
 
 static gboolean
-gst_director_src_set_prompt (GstDirectorSrc * self, gint64 version,
+set_prompt (GstDirectorSrc * self, const gchar * what, gint64 version,
     const gchar * prompt)
 {
   GError *err = NULL;
@@ -143,7 +143,14 @@ gst_director_src_set_prompt (GstDirectorSrc * self, gint64 version,
   GST_SESSION_SRC_CTRL_LOCK (self);
   ok = gst_session_director_controller_set_prompt (self->ctrl, prompt,
       version, &err);
-  return finish (self, "set-prompt", ok, err);
+  return finish (self, what, ok, err);
+}
+
+static gboolean
+gst_director_src_set_prompt (GstDirectorSrc * self, gint64 version,
+    const gchar * prompt)
+{
+  return set_prompt (self, "set-prompt", version, prompt);
 }
 
 static gboolean
@@ -278,7 +285,7 @@ gst_director_src_set_property (GObject * object, guint prop_id,
 
   switch (prop_id) {
     case PROP_PROMPT:
-      gst_director_src_set_prompt (self, 0, g_value_get_string (value));
+      set_prompt (self, "prompt", 0, g_value_get_string (value));
       break;
     case PROP_MEMORY:
     case PROP_SEED:
@@ -391,6 +398,7 @@ gst_director_src_class_init (GstDirectorSrcClass * klass)
   src_class->fps_n = GST_SESSION_DIRECTOR_FPS;
   src_class->fps_d = 1;
   src_class->default_renew = TRUE;
+  src_class->wait_configured = TRUE;
   src_class->channel_open = gst_director_src_channel_open;
   src_class->channel_closed = gst_director_src_channel_closed;
   src_class->receive = gst_director_src_receive;

@@ -436,7 +436,10 @@ gst_session_output_push (GstSessionOutput * out, GstSample * sample)
   now = running_now (out);
   if (!out->started)
     start_timeline (out, now);
-  fill_until (out, now);
+  /* a first frame takes the first slot (at the shared origin), then is
+   * repeated up to now: video starts with audio */
+  if (out->kind == GST_SESSION_OUTPUT_AUDIO || out->last || !out->raw)
+    fill_until (out, now);
 
   next = next_time (out);
   if (out->kind == GST_SESSION_OUTPUT_VIDEO) {
@@ -453,6 +456,7 @@ gst_session_output_push (GstSessionOutput * out, GstSample * sample)
       gst_buffer_replace (&out->last, buf);
     out->next_pts += out->frame_duration;
     push_buffer (out, buf);
+    fill_until (out, now);
   } else {
     guint64 samples;
 
@@ -518,6 +522,15 @@ gst_session_output_is_ended (GstSessionOutput * out)
   ended = out->ended;
   g_mutex_unlock (&out->lock);
   return ended;
+}
+
+/* Input arrived but is not used (yet): it still shows the peer is alive. */
+void
+gst_session_output_touch (GstSessionOutput * out)
+{
+  g_mutex_lock (&out->lock);
+  out->last_input = g_get_monotonic_time ();
+  g_mutex_unlock (&out->lock);
 }
 
 gint64

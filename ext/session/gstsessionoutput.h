@@ -67,6 +67,9 @@ G_GNUC_INTERNAL
 gboolean gst_session_output_is_ended (GstSessionOutput * out);
 
 G_GNUC_INTERNAL
+void gst_session_output_touch (GstSessionOutput * out);
+
+G_GNUC_INTERNAL
 gint64 gst_session_output_get_last_input (GstSessionOutput * out);
 
 G_GNUC_INTERNAL

@@ -136,6 +136,10 @@ typedef struct
   gint64 started_at;
   gint64 opened_at;             /* control channel open (0: not yet) */
   gpointer first_frame_at;      /* atomic: monotonic µs, NULL: none yet */
+  gint64 media_grace_until;     /* a late chunk was announced: wait */
+  gint gate_open;               /* atomic: output flows (see wait_configured) */
+  gint expected_width;          /* atomic: the configured video size, or 0 */
+  gint expected_height;
   guint sessions;
   GstSessionControlScript *script;      /* loaded at NULL->READY */
   guint script_next;
@@ -297,6 +301,39 @@ handle_ended (GstSessionSrc * self, const GstStructure * details)
   }
 }
 
+/* What the base class itself learns from service messages. */
+static void
+observe_message (GstSessionSrc * self, GstSessionMessage * message,
+    const GstStructure * details)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+  const gchar *type = gst_session_message_get_type_name (message);
+  gdouble late;
+
+  if (g_strcmp0 (type, "deadline_missed") == 0 &&
+      gst_structure_get_double (details, "late_by_seconds", &late)) {
+    /* the service announced a late chunk: silence is expected meanwhile
+     * (the output repeats the last frame and fills silence) */
+    priv->media_grace_until = g_get_monotonic_time () +
+        (gint64) (late * G_USEC_PER_SEC);
+  } else if (g_strcmp0 (type, "configured") == 0 ||
+      g_strcmp0 (gst_structure_get_string (details, "failed"),
+          "configure") == 0) {
+    gint w = 0, h = 0;
+
+    /* the size the configured settings give (director): frames of the
+     * size before still in flight are kept out too */
+    if (!gst_session_director_video_size (gst_structure_get_string (details,
+                "resolution"), gst_structure_get_string (details,
+                "aspect_ratio"), &w, &h) ||
+        !gst_structure_has_field (details, "resolution"))
+      w = h = 0;
+    g_atomic_int_set (&priv->expected_width, w);
+    g_atomic_int_set (&priv->expected_height, h);
+    g_atomic_int_set (&priv->gate_open, TRUE);
+  }
+}
+
 static void
 act_on_event (GstSessionSrc * self, GstSessionControlEvent * ev)
 {
@@ -316,6 +353,7 @@ act_on_event (GstSessionSrc * self, GstSessionControlEvent * ev)
       break;
     case GST_SESSION_CONTROL_EVENT_MESSAGE:
     case GST_SESSION_CONTROL_EVENT_ENDED:
+      observe_message (self, ev->message, ev->details);
       g_signal_emit (self, signals[SIGNAL_CONTROL_MESSAGE], 0,
           gst_session_message_get_type_name (ev->message),
           gst_session_message_get_structure (ev->message));
@@ -822,6 +860,23 @@ post_first_frame (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+static gboolean
+size_expected (GstSessionSrc * self, GstSample * sample)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+  gint ew = g_atomic_int_get (&priv->expected_width);
+  gint eh = g_atomic_int_get (&priv->expected_height);
+  GstCaps *caps = gst_sample_get_caps (sample);
+  gint w = 0, h = 0;
+
+  if (ew == 0 || caps == NULL)
+    return TRUE;
+  gst_structure_get_int (gst_caps_get_structure (caps, 0), "width", &w);
+  gst_structure_get_int (gst_caps_get_structure (caps, 0), "height", &h);
+  /* encoded caps may not carry a size: let them through */
+  return (w == 0 && h == 0) || (w == ew && h == eh);
+}
+
 static void
 on_sample (GstSessionStage * stage, GstSessionOutputKind kind,
     GstSample * sample, gpointer data)
@@ -829,6 +884,14 @@ on_sample (GstSessionStage * stage, GstSessionOutputKind kind,
   GstSessionSrc *self = data;
   GstSessionSrcPrivate *priv = PRIV (self);
 
+  /* before `configured` the service streams its default size: keep it out
+   * of the output (the timeline is filled meanwhile) */
+  if (!g_atomic_int_get (&priv->gate_open) ||
+      (kind == GST_SESSION_OUTPUT_VIDEO && !size_expected (self, sample))) {
+    if (priv->outputs[kind])
+      gst_session_output_touch (priv->outputs[kind]);
+    return;
+  }
   if (priv->outputs[kind])
     gst_session_output_push (priv->outputs[kind], sample);
   /* the first frame of each session: its time to first frame */
@@ -892,8 +955,10 @@ watchdog (gpointer data)
   for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
     if (priv->outputs[i])
       last = MAX (last, gst_session_output_get_last_input (priv->outputs[i]));
-  /* media may follow the channel by a little: silence counts from there */
+  /* media may follow the channel by a little: silence counts from there,
+   * and from the end of an announced late chunk */
   last = MAX (last, priv->opened_at);
+  last = MAX (last, priv->media_grace_until);
   if (media_timeout && now - last > (gint64) media_timeout * 1000) {
     gchar *why = g_strdup_printf ("no media for %u ms", media_timeout);
 
@@ -906,17 +971,19 @@ watchdog (gpointer data)
 /* The session's rate (32000 Hz) unless downstream of the audio pad only
  * takes others: then the nearest one it takes. */
 static gint
-preferred_audio_rate (GstSessionSrc * self)
+preferred_audio_rate (GstSessionSrc * self, gint * channels)
 {
   GstSessionSrcPrivate *priv = PRIV (self);
   GstCaps *filter, *peer;
   gint rate = GST_SESSION_DIRECTOR_AUDIO_RATE;
 
+  *channels = 2;
   if (priv->outputs[GST_SESSION_OUTPUT_AUDIO] == NULL)
     return rate;
   filter = gst_caps_new_simple ("audio/x-raw", "format", G_TYPE_STRING,
       "S16LE", "layout", G_TYPE_STRING, "interleaved", "rate",
-      GST_TYPE_INT_RANGE, 8000, 96000, NULL);
+      GST_TYPE_INT_RANGE, 8000, 96000, "channels", GST_TYPE_INT_RANGE, 1, 2,
+      NULL);
   peer = gst_pad_peer_query_caps (gst_session_output_get_pad
       (priv->outputs[GST_SESSION_OUTPUT_AUDIO]), filter);
   if (!gst_caps_is_empty (peer)) {
@@ -927,12 +994,15 @@ preferred_audio_rate (GstSessionSrc * self)
     s = gst_caps_get_structure (peer, 0);
     gst_structure_fixate_field_nearest_int (s, "rate",
         GST_SESSION_DIRECTOR_AUDIO_RATE);
+    gst_structure_fixate_field_nearest_int (s, "channels", 2);
     gst_structure_get_int (s, "rate", &rate);
+    gst_structure_get_int (s, "channels", channels);
   }
   gst_caps_unref (peer);
   gst_caps_unref (filter);
-  if (rate != GST_SESSION_DIRECTOR_AUDIO_RATE)
-    GST_INFO_OBJECT (self, "downstream asks for audio at %d Hz", rate);
+  if (rate != GST_SESSION_DIRECTOR_AUDIO_RATE || *channels != 2)
+    GST_INFO_OBJECT (self, "downstream asks for audio at %d Hz, %d "
+        "channel(s)", rate, *channels);
   return rate;
 }
 
@@ -962,7 +1032,7 @@ start_session (GstSessionSrc * self)
   config.channel_label = priv->channel_label;
   config.gathering_timeout = priv->gathering_timeout * GST_MSECOND;
   GST_OBJECT_UNLOCK (self);
-  config.audio_rate = preferred_audio_rate (self);
+  config.audio_rate = preferred_audio_rate (self, &config.audio_channels);
 
   if (url == NULL) {
     GError *e = g_error_new_literal (GST_RESOURCE_ERROR,
@@ -981,7 +1051,11 @@ start_session (GstSessionSrc * self)
   priv->sessions++;
   priv->started_at = g_get_monotonic_time ();
   priv->opened_at = 0;
+  priv->media_grace_until = 0;
   g_atomic_pointer_set (&priv->first_frame_at, NULL);
+  g_atomic_int_set (&priv->gate_open, !klass->wait_configured);
+  g_atomic_int_set (&priv->expected_width, 0);
+  g_atomic_int_set (&priv->expected_height, 0);
   for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
     if (priv->outputs[i])
       gst_session_output_new_session (priv->outputs[i]);

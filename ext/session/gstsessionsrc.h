@@ -25,6 +25,8 @@ G_DECLARE_DERIVABLE_TYPE (GstSessionSrc, gst_session_src, GST, SESSION_SRC,
  * @fps_n: nominal video rate (numerator)
  * @fps_d: nominal video rate (denominator)
  * @default_renew: default of the #GstSessionSrc:renew property
+ * @wait_configured: keep each session's media out of the output until
+ *   `configured` (director: the service streams its default size before)
  * @channel_open: a session's control channel opened
  * @channel_closed: the session ended
  * @receive: a message arrived from the service
@@ -49,6 +51,7 @@ struct _GstSessionSrcClass
   gint fps_n;
   gint fps_d;
   gboolean default_renew;
+  gboolean wait_configured;
 
   void (*channel_open) (GstSessionSrc * src);
   void (*channel_closed) (GstSessionSrc * src);

@@ -292,7 +292,9 @@ build_chain (GstSessionStage * stage, const gchar * encoding,
       chain[n++] = make ("audioresample");
       caps = gst_caps_new_simple ("audio/x-raw", "format", G_TYPE_STRING,
           "S16LE", "layout", G_TYPE_STRING, "interleaved", "rate",
-          G_TYPE_INT, stage->config.audio_rate, NULL);
+          G_TYPE_INT, stage->config.audio_rate, "channels", G_TYPE_INT,
+          stage->config.audio_channels ? stage->config.audio_channels : 2,
+          NULL);
     } else {
       chain[n++] = make ("opusparse");
     }

@@ -44,6 +44,7 @@ typedef struct
   gboolean loopback_only;
   GstClockTime gathering_timeout;
   gint audio_rate;              /* raw audio output rate */
+  gint audio_channels;          /* raw audio output channels */
   GstClock *clock;
   GstClockTime base_time;
 } GstSessionStageConfig;

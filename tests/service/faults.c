@@ -41,7 +41,7 @@ live_fault (SvcProcess * p, SvcClient * c, const gchar * fault)
 /* the peer goes away without a goodbye; the response ends with it */
 GST_START_TEST (test_fault_drop)
 {
-  SvcProcess *p = svc_process_start ("--fault-drop-after=1",
+  SvcProcess *p = svc_process_start ("--fault-drop-after=3",
       "--media=cached", NULL);
   SvcClient *c = connect_app (p, GST_SESSION_APP_WORLD, NULL);
   guint64 n;

@@ -524,6 +524,41 @@ gst_session_output_is_ended (GstSessionOutput * out)
   return ended;
 }
 
+/* Where the timeline stands: the running time of the next output, or NONE
+ * before any output. */
+GstClockTime
+gst_session_output_get_end (GstSessionOutput * out)
+{
+  GstClockTime end;
+
+  g_mutex_lock (&out->lock);
+  end = out->started && !out->ended ? next_time (out) : GST_CLOCK_TIME_NONE;
+  g_mutex_unlock (&out->lock);
+  return end;
+}
+
+/* Fills up to @end (the last frame repeated, silence), so that all the
+ * outputs of an element end together. Bounded. */
+void
+gst_session_output_fill_to (GstSessionOutput * out, GstClockTime end)
+{
+  guint n = 0;
+
+  g_mutex_lock (&out->lock);
+  while (out->started && !out->ended && next_time (out) < end &&
+      n++ < 10 * MAX_FILL_PER_WAKE) {
+    GstClockTime before = next_time (out);
+
+    if (out->kind == GST_SESSION_OUTPUT_VIDEO &&
+        end - before < out->frame_duration / 2)
+      break;
+    fill_one (out, end);
+    if (next_time (out) == before)
+      break;
+  }
+  g_mutex_unlock (&out->lock);
+}
+
 /* Input arrived but is not used (yet): it still shows the peer is alive. */
 void
 gst_session_output_touch (GstSessionOutput * out)

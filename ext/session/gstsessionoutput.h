@@ -70,6 +70,12 @@ G_GNUC_INTERNAL
 void gst_session_output_touch (GstSessionOutput * out);
 
 G_GNUC_INTERNAL
+GstClockTime gst_session_output_get_end (GstSessionOutput * out);
+
+G_GNUC_INTERNAL
+void gst_session_output_fill_to (GstSessionOutput * out, GstClockTime end);
+
+G_GNUC_INTERNAL
 gint64 gst_session_output_get_last_input (GstSessionOutput * out);
 
 G_GNUC_INTERNAL

@@ -473,15 +473,29 @@ url_is_loopback (const gchar * url)
   return loopback;
 }
 
+/* EOS on every pad, after filling each up to the furthest: audio and
+ * video end together as they started together. */
 static void
 outputs_end (GstSessionSrc * self)
 {
   GstSessionSrcPrivate *priv = PRIV (self);
+  GstClockTime end = 0, t;
   guint i;
 
-  for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
-    if (priv->outputs[i])
-      gst_session_output_end (priv->outputs[i]);
+  for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++) {
+    if (priv->outputs[i] == NULL)
+      continue;
+    t = gst_session_output_get_end (priv->outputs[i]);
+    if (GST_CLOCK_TIME_IS_VALID (t))
+      end = MAX (end, t);
+  }
+  for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++) {
+    if (priv->outputs[i] == NULL)
+      continue;
+    if (end > 0)
+      gst_session_output_fill_to (priv->outputs[i], end);
+    gst_session_output_end (priv->outputs[i]);
+  }
 }
 
 static gboolean

@@ -250,11 +250,9 @@ item_copy (gconstpointer src, gpointer user_data)
 /* JSON helpers                                                           */
 /* ---------------------------------------------------------------------- */
 
-/* TRUE when no array or object in @text is nested deeper than @max_depth
- * and every escape in a string is one of JSON's. Brackets inside strings do
- * not count. Runs before json-glib sees the text, so that the parser's
- * recursion stays bounded and its octal escapes ("\301", invalid UTF-8)
- * are refused. */
+/* TRUE when no array or object in @text is nested deeper than @max_depth.
+ * Brackets inside strings do not count. Runs before json-glib sees the text,
+ * so that the parser's recursion stays bounded. */
 static gboolean
 json_depth_ok (const gchar * text, gsize length, guint max_depth)
 {
@@ -266,11 +264,9 @@ json_depth_ok (const gchar * text, gsize length, guint max_depth)
     gchar c = text[i];
 
     if (in_string) {
-      if (escaped) {
-        if (!strchr ("\"\\/bfnrtu", c))
-          return FALSE;
+      if (escaped)
         escaped = FALSE;
-      } else if (c == '\\')
+      else if (c == '\\')
         escaped = TRUE;
       else if (c == '"')
         in_string = FALSE;
@@ -297,8 +293,41 @@ json_depth_ok (const gchar * text, gsize length, guint max_depth)
   return TRUE;
 }
 
+/* TRUE when every string and member name under @node is UTF-8: json-glib
+ * turns an octal escape ("\301") or a lone surrogate ("\udc00") into bytes
+ * that are not. The depth was bounded before parsing. */
+static gboolean
+json_strings_valid (JsonNode * node)
+{
+  if (JSON_NODE_HOLDS_OBJECT (node)) {
+    JsonObject *object = json_node_get_object (node);
+    GList *members = json_object_get_members (object), *l;
+    gboolean ok = TRUE;
+
+    for (l = members; l && ok; l = l->next)
+      ok = g_utf8_validate (l->data, -1, NULL) &&
+          json_strings_valid (json_object_get_member (object, l->data));
+    g_list_free (members);
+    return ok;
+  }
+  if (JSON_NODE_HOLDS_ARRAY (node)) {
+    JsonArray *array = json_node_get_array (node);
+    guint i, n = json_array_get_length (array);
+
+    for (i = 0; i < n; i++) {
+      if (!json_strings_valid (json_array_get_element (array, i)))
+        return FALSE;
+    }
+    return TRUE;
+  }
+  if (JSON_NODE_HOLDS_VALUE (node)
+      && json_node_get_value_type (node) == G_TYPE_STRING)
+    return g_utf8_validate (json_node_get_string (node), -1, NULL);
+  return TRUE;
+}
+
 /* The JSON root of @body, or NULL when the body is empty, too large, not
- * UTF-8, nested too deeply or not JSON. */
+ * UTF-8 (also once unescaped), nested too deeply or not JSON. */
 static JsonNode *
 parse_body (const gchar * body, gsize length)
 {
@@ -319,8 +348,8 @@ parse_body (const gchar * body, gsize length)
     return NULL;
   }
   if (!json_depth_ok (body, length, GST_SESSION_HTTP_ERROR_MAX_DEPTH)) {
-    GST_DEBUG ("error body nests deeper than %d or has an escape JSON "
-        "lacks, not parsed", GST_SESSION_HTTP_ERROR_MAX_DEPTH);
+    GST_DEBUG ("error body nests deeper than %d, not parsed",
+        GST_SESSION_HTTP_ERROR_MAX_DEPTH);
     return NULL;
   }
 
@@ -333,6 +362,11 @@ parse_body (const gchar * body, gsize length)
   }
   root = json_parser_steal_root (parser);
   g_object_unref (parser);
+  if (root && !json_strings_valid (root)) {
+    GST_DEBUG ("error body has strings that are not UTF-8 once unescaped");
+    json_node_unref (root);
+    return NULL;
+  }
   return root;
 }
 

@@ -603,6 +603,14 @@ object_to_structure (Walk * w, const gchar * name,
     gsize len = w->path->len;
     gboolean ok;
 
+    /* json-glib passes a lone surrogate escape ("\udc00") on as bytes
+     * that are not UTF-8 */
+    if (!g_utf8_validate (key, -1, NULL)) {
+      fail (w, "has a member name that is not valid UTF-8");
+      g_list_free (members);
+      gst_structure_free (s);
+      return NULL;
+    }
     if (schema) {
       p = find_prop (schema, key);
       rule = p ? p->node : schema->extra_node;

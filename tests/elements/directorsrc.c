@@ -256,25 +256,35 @@ count_with (BusLog * log, const gchar * name, const gchar * field,
 /* ---- recording, and decoding the recording ---- */
 
 static gchar *
-temp_path (const gchar * what)
+temp_path (const gchar * what, const gchar * ext)
 {
-  gchar *name = g_strdup_printf ("directorsrc-%s-%d.mp4", what, getpid ());
+  gchar *name = g_strdup_printf ("directorsrc-%s-%d.%s", what, getpid (),
+      ext);
   gchar *path = g_build_filename (g_get_tmp_dir (), name, NULL);
 
   g_free (name);
   return path;
 }
 
-/* directorsrc into an MP4 file: H.264 and AAC */
+/* directorsrc into a file: with @sync, Matroska with H.264 and raw audio
+ * (no encoder delay to blur the A/V sync), and the raw output also goes,
+ * in grey and mono, to appsinks rv and ra; else MP4 with H.264 and AAC */
 static GstElement *
-record_pipeline (ServiceHarness * svc, const gchar * props, const gchar * path)
+record_pipeline (ServiceHarness * svc, const gchar * props, const gchar * path,
+    gboolean sync)
 {
   gchar *url = service_harness_url (svc, "director");
   gchar *desc = g_strdup_printf ("directorsrc name=src url=%s %s "
-      "src.video ! queue ! videoconvert ! x264enc tune=zerolatency "
-      "speed-preset=ultrafast ! queue ! mp4mux name=m ! filesink location=%s "
-      "src.audio ! queue ! audioconvert ! avenc_aac ! queue ! m.", url, props,
-      path);
+      "src.video ! tee name=vt ! queue ! videoconvert ! x264enc "
+      "tune=zerolatency speed-preset=ultrafast ! queue ! %s name=m ! "
+      "filesink location=%s "
+      "src.audio ! tee name=at ! queue ! audioconvert ! %s ! queue ! m. "
+      "%s", url, props, sync ? "matroskamux" : "mp4mux", path,
+      sync ? "audio/x-raw,format=S16LE" : "avenc_aac",
+      sync ? "vt. ! queue ! videoconvert ! video/x-raw,format=GRAY8 ! "
+      "appsink name=rv sync=false "
+      "at. ! queue ! audioconvert ! audio/x-raw,format=S16LE,channels=1 ! "
+      "appsink name=ra sync=false" : "");
   GError *err = NULL;
   GstElement *pipeline = gst_parse_launch (desc, &err);
 
@@ -295,6 +305,8 @@ typedef struct
   gint rate;
   GstClockTime first_sample, end_sample;
   GstClockTime last_loud;
+  GMutex lock;                  /* for markers, while running */
+  GCond cond;
 } Decoded;
 
 /* a decoded buffer's running time: what a player renders it at (an MP4
@@ -344,8 +356,11 @@ decoded_video (GstAppSink * sink, gpointer data)
   pts = sample_time (sample, GST_BUFFER_PTS (gst_sample_get_buffer (sample)));
   g_array_append_val (d->vpts, pts);
   white = marker_luma (sample) > 160;
+  g_mutex_lock (&d->lock);
   if (white && !d->white)
     g_array_append_val (d->markers, pts);
+  g_cond_broadcast (&d->cond);
+  g_mutex_unlock (&d->lock);
   d->white = white;
   gst_sample_unref (sample);
   return GST_FLOW_OK;
@@ -413,13 +428,35 @@ on_decoded_pad (GstElement * decodebin, GstPad * pad, gpointer data)
   gst_caps_unref (caps);
 }
 
+/* analyses what appsinks @vname (grey video) and @aname (mono S16) get */
+static Decoded *
+decoded_attach (GstElement * pipeline, const gchar * vname, const gchar * aname)
+{
+  GstAppSinkCallbacks vcb = { NULL, NULL, decoded_video, };
+  GstAppSinkCallbacks acb = { NULL, NULL, decoded_audio, };
+  Decoded *d = g_new0 (Decoded, 1);
+  GstElement *sink;
+
+  d->vpts = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
+  d->markers = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
+  d->clicks = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
+  d->first_sample = d->end_sample = d->last_loud = GST_CLOCK_TIME_NONE;
+  g_mutex_init (&d->lock);
+  g_cond_init (&d->cond);
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), vname);
+  gst_app_sink_set_callbacks (GST_APP_SINK (sink), &vcb, d, NULL);
+  gst_object_unref (sink);
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), aname);
+  gst_app_sink_set_callbacks (GST_APP_SINK (sink), &acb, d, NULL);
+  gst_object_unref (sink);
+  return d;
+}
+
 /* Decodes @path to its end (failing without EOS): every video frame in
  * grey, the audio in mono S16 at the file's rate. */
 static Decoded *
 decode_file (const gchar * path)
 {
-  GstAppSinkCallbacks vcb = { NULL, NULL, decoded_video, };
-  GstAppSinkCallbacks acb = { NULL, NULL, decoded_audio, };
   gchar *uri = gst_filename_to_uri (path, NULL);
   gchar *desc = g_strdup_printf ("uridecodebin name=dec uri=%s "
       "queue name=vq ! videoconvert ! video/x-raw,format=GRAY8 ! "
@@ -427,25 +464,16 @@ decode_file (const gchar * path)
       "queue name=aq ! audioconvert ! audio/x-raw,format=S16LE,channels=1 ! "
       "appsink name=a sync=false", uri);
   GstElement *pipeline = gst_parse_launch (desc, NULL);
-  GstElement *dec, *sink;
-  Decoded *d = g_new0 (Decoded, 1);
+  Decoded *d;
+  GstElement *dec;
   BusLog *log;
   GstMessage *msg;
 
   fail_unless (pipeline != NULL);
-  d->vpts = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
-  d->markers = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
-  d->clicks = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
-  d->first_sample = d->end_sample = d->last_loud = GST_CLOCK_TIME_NONE;
+  d = decoded_attach (pipeline, "v", "a");
   dec = gst_bin_get_by_name (GST_BIN (pipeline), "dec");
   g_signal_connect (dec, "pad-added", G_CALLBACK (on_decoded_pad), pipeline);
   gst_object_unref (dec);
-  sink = gst_bin_get_by_name (GST_BIN (pipeline), "v");
-  gst_app_sink_set_callbacks (GST_APP_SINK (sink), &vcb, d, NULL);
-  gst_object_unref (sink);
-  sink = gst_bin_get_by_name (GST_BIN (pipeline), "a");
-  gst_app_sink_set_callbacks (GST_APP_SINK (sink), &acb, d, NULL);
-  gst_object_unref (sink);
 
   log = bus_log_new (pipeline);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
@@ -462,13 +490,77 @@ decode_file (const gchar * path)
   return d;
 }
 
+/* waits until @n markers were seen */
+static gboolean
+decoded_wait_markers (Decoded * d, guint n, GstClockTime timeout)
+{
+  gint64 deadline = g_get_monotonic_time () + timeout / GST_USECOND;
+  gboolean ok;
+
+  g_mutex_lock (&d->lock);
+  while (d->markers->len < n)
+    if (!g_cond_wait_until (&d->cond, &d->lock, deadline))
+      break;
+  ok = d->markers->len >= n;
+  g_mutex_unlock (&d->lock);
+  return ok;
+}
+
 static void
 decoded_free (Decoded * d)
 {
+  g_mutex_clear (&d->lock);
+  g_cond_clear (&d->cond);
   g_array_unref (d->vpts);
   g_array_unref (d->markers);
   g_array_unref (d->clicks);
   g_free (d);
+}
+
+/* Pairs each marker with the nearest click within 0.5 s; returns the
+ * pairs, in @worst the largest offset (click minus marker) and in @missing
+ * the markers without a click (but for one cut by the end). */
+static guint
+measure_sync (Decoded * d, const gchar * what, GstClockTimeDiff * worst,
+    guint * missing)
+{
+  GstClockTime end;
+  guint i, j, pairs = 0;
+
+  fail_unless (d->vpts->len > 0);
+  end = g_array_index (d->vpts, GstClockTime, d->vpts->len - 1);
+  *worst = 0;
+  *missing = 0;
+  g_print ("measured (%s): %u markers, %u clicks at", what, d->markers->len,
+      d->clicks->len);
+  for (j = 0; j < d->clicks->len; j++)
+    g_print (" %.3f", g_array_index (d->clicks, GstClockTime, j) / 1e9);
+  g_print (" s\n");
+  for (i = 0; i < d->markers->len; i++) {
+    GstClockTime m = g_array_index (d->markers, GstClockTime, i);
+    GstClockTimeDiff best = G_MAXINT64;
+
+    for (j = 0; j < d->clicks->len; j++) {
+      GstClockTimeDiff diff =
+          GST_CLOCK_DIFF (m, g_array_index (d->clicks, GstClockTime, j));
+
+      if (ABS (diff) < ABS (best))
+        best = diff;
+    }
+    if (ABS (best) > GST_SECOND / 2) {
+      g_print ("measured (%s): marker at %" GST_TIME_FORMAT ", no click\n",
+          what, GST_TIME_ARGS (m));
+      if (m + GST_SECOND / 2 <= end)
+        (*missing)++;
+      continue;
+    }
+    g_print ("measured (%s): marker at %" GST_TIME_FORMAT ", click %+.1f "
+        "ms\n", what, GST_TIME_ARGS (m), best / 1e6);
+    if (ABS (best) > ABS (*worst))
+      *worst = best;
+    pairs++;
+  }
+  return pairs;
 }
 
 static GstClockTime
@@ -825,9 +917,9 @@ GST_START_TEST (test_recording_stalls_and_renewal)
    * every session: one stall per session, two in all. */
   ServiceHarness *svc = service_harness_start ("--session-limit=12",
       "--fault-stall=4:2", NULL);
-  gchar *path = temp_path ("stalls");
+  gchar *path = temp_path ("stalls", "mp4");
   GstElement *pipeline = record_pipeline (svc,
-      "prompt=\"a train crossing a bridge\" chunk-duration=5", path);
+      "prompt=\"a train crossing a bridge\" chunk-duration=5", path, FALSE);
   BusLog *log = bus_log_new (pipeline);
   GstMessage *msg;
   GstClockTime duration, span, aac_frame = GST_SECOND * 1024 / RATE;
@@ -912,6 +1004,90 @@ GST_START_TEST (test_recording_stalls_and_renewal)
 
 GST_END_TEST;
 
+/* Against a service started with @flag1 and @flag2 (or none), records
+ * with raw taps until session @sessions and @markers sync markers on the
+ * raw output, stops with EOS; then measures the
+ * sync on the decoded file and on the raw output. Fails when a marker has
+ * no click or a click is a frame or more away, on the file. */
+static void
+record_and_measure_sync (const gchar * flag1, const gchar * flag2,
+    guint sessions, guint markers)
+{
+  ServiceHarness *svc = service_harness_start (flag1, flag2, NULL);
+  gchar *path = temp_path ("sync", "mkv");
+  GstElement *pipeline = record_pipeline (svc,
+      "prompt=\"a drummer on a rooftop\" chunk-duration=5", path, TRUE);
+  BusLog *log = bus_log_new (pipeline);
+  Decoded *raw = decoded_attach (pipeline, "rv", "ra"), *d;
+  GstMessage *msg;
+  GstClockTimeDiff worst = 0;
+  guint pairs, missing;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  if (sessions > 1) {
+    msg = bus_log_wait (log, GST_MESSAGE_ELEMENT, "session/negotiated",
+        sessions, 40 * GST_SECOND);
+    fail_unless (msg != NULL, "no session #%u within 40 s", sessions);
+    gst_message_unref (msg);
+  }
+  if (!decoded_wait_markers (raw, markers, 40 * GST_SECOND)) {
+    gchar *warning = first_warning (log);
+
+    fail ("%u sync markers in %u frames of raw output within 40 s (%u "
+        "chunks; first warning: %s)", raw->markers->len, raw->vpts->len,
+        bus_log_count (log, GST_MESSAGE_ELEMENT, "director/chunk"), warning);
+    g_free (warning);
+  }
+  fail_unless (gst_element_send_event (pipeline, gst_event_new_eos ()));
+  msg = bus_log_wait (log, GST_MESSAGE_EOS, NULL, 1, WAIT);
+  fail_unless (msg != NULL, "no EOS after stop");
+  gst_message_unref (msg);
+  bus_log_assert_no_error (log);
+  stop_pipeline (pipeline);
+  bus_log_free (log);
+
+  /* the element's raw output, for the record */
+  pairs = measure_sync (raw, "raw", &worst, &missing);
+  g_print ("measured (raw): %u pairs, %u missing, worst %+.1f ms\n", pairs,
+      missing, worst / 1e6);
+
+  d = decode_file (path);
+  pairs = measure_sync (d, "file", &worst, &missing);
+  g_print ("measured (file): %u pairs, %u missing, worst %+.1f ms\n", pairs,
+      missing, worst / 1e6);
+  fail_unless (missing == 0, "%u sync markers without their click in the "
+      "file", missing);
+  fail_unless (pairs >= 2, "%u marker/click pairs found (%u markers, %u "
+      "clicks)", pairs, d->markers->len, d->clicks->len);
+  fail_unless (ABS (worst) < GST_SECOND / FPS, "a click is %+.1f ms away "
+      "from its marker", worst / 1e6);
+
+  decoded_free (raw);
+  decoded_free (d);
+  g_unlink (path);
+  g_free (path);
+  service_harness_stop (svc);
+}
+
+/* A/V sync on a recording: at each chunk start the service turns the
+ * marker square white and clicks, at the same instant of its timeline */
+GST_START_TEST (test_av_sync_on_recording)
+{
+  /* chunk starts at 1, 6 and 11 s */
+  record_and_measure_sync (NULL, NULL, 1, 3);
+}
+
+GST_END_TEST;
+
+/* the same through a stall and a renewal (chunk starts at 1, 8, then in
+ * the second session ~1 and ~8 s after its configure) */
+GST_START_TEST (test_av_sync_through_stall_and_renewal)
+{
+  record_and_measure_sync ("--session-limit=12", "--fault-stall=4:2", 2, 4);
+}
+
+GST_END_TEST;
+
 static Suite *
 directorsrc_suite (void)
 {
@@ -927,6 +1103,8 @@ directorsrc_suite (void)
   tcase_add_test (tc, test_immutable_settings);
   tcase_add_test (tc, test_eos_sends_stop);
   tcase_add_test (tc, test_recording_stalls_and_renewal);
+  tcase_add_test (tc, test_av_sync_on_recording);
+  tcase_add_test (tc, test_av_sync_through_stall_and_renewal);
   return s;
 }
 

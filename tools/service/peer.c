@@ -437,6 +437,26 @@ finish_answer (SvcPeer * peer)
   g_free (text);
 }
 
+/* On loopback the one host candidate is all there will be: the answer need
+ * not wait for libnice to call gathering done (about 200 ms). */
+static gboolean
+has_loopback_host_candidate (SvcPeer * peer)
+{
+  GstWebRTCSessionDescription *desc = NULL;
+  gboolean have = FALSE;
+  gchar *text;
+
+  g_object_get (peer->webrtc, "local-description", &desc, NULL);
+  if (desc == NULL)
+    return FALSE;
+  text = gst_sdp_message_as_text (desc->sdp);
+  have = text && strstr (text, " typ host") && (strstr (text, " 127.0.0.1 ")
+      || strstr (text, " ::1 "));
+  g_free (text);
+  gst_webrtc_session_description_free (desc);
+  return have;
+}
+
 static gboolean
 poll_gathering (gpointer data)
 {
@@ -446,7 +466,8 @@ poll_gathering (gpointer data)
   if (peer->closed)
     return G_SOURCE_REMOVE;
   g_object_get (peer->webrtc, "ice-gathering-state", &state, NULL);
-  if (state == GST_WEBRTC_ICE_GATHERING_STATE_COMPLETE) {
+  if (state == GST_WEBRTC_ICE_GATHERING_STATE_COMPLETE ||
+      (peer->config->loopback && has_loopback_host_candidate (peer))) {
     finish_answer (peer);
     return G_SOURCE_REMOVE;
   }
@@ -676,6 +697,10 @@ svc_peer_start (SvcPeer * peer, const gchar * offer_sdp, GError ** error)
       host = strchr (host, ':') ? "::1" : "127.0.0.1";
     if (!is_unspecified (host))
       g_signal_emit_by_name (ice, "add-local-ip-address", host, &ok);
+    /* UDP on loopback is all it takes: no TCP candidates */
+    if (peer->config->loopback &&
+        g_object_class_find_property (G_OBJECT_GET_CLASS (ice), "ice-tcp"))
+      g_object_set (ice, "ice-tcp", FALSE, NULL);
     gst_object_unref (ice);
   }
 

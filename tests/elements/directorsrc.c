@@ -853,11 +853,14 @@ GST_START_TEST (test_eos_sends_stop)
   Tap *a = tap_attach (pipeline, "asink");
   GstElement *src = get_src (pipeline);
   GstMessage *msg;
+  GstCaps *caps;
   gboolean final = FALSE;
 
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
   gst_message_unref (expect (log, "director/chunk", 1));
-  gst_caps_unref (tap_wait (v, 0, 24, WAIT));
+  caps = tap_wait (v, 0, 24, WAIT);
+  fail_unless (caps != NULL, "fewer than 24 frames after the first chunk");
+  gst_caps_unref (caps);
   fail_unless (gst_element_send_event (src, gst_event_new_eos ()));
 
   msg = expect (log, "director/stream_exhausted", 1);

@@ -1,0 +1,360 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "cli-harness.h"
+
+gchar *
+cli_binary (void)
+{
+  const gchar *root = g_getenv ("GST_SESSION_BUILD_ROOT");
+
+  fail_unless (root != NULL, "GST_SESSION_BUILD_ROOT is not set");
+  return g_build_filename (root, "tools", "cli", "gst-session", NULL);
+}
+
+void
+cli_run_free (CliRun * run)
+{
+  if (run == NULL)
+    return;
+  g_free (run->out);
+  g_free (run->err);
+  g_free (run);
+}
+
+typedef struct
+{
+  gboolean done;
+  gchar *out;
+  gchar *err;
+} Communicated;
+
+static void
+on_communicated (GObject * source, GAsyncResult * res, gpointer user_data)
+{
+  Communicated *c = user_data;
+
+  g_subprocess_communicate_utf8_finish (G_SUBPROCESS (source), res, &c->out,
+      &c->err, NULL);
+  c->done = TRUE;
+}
+
+static gboolean
+communicated (gpointer user_data)
+{
+  return ((Communicated *) user_data)->done;
+}
+
+gboolean
+cli_wait_for (CliCondFunc func, gpointer user_data, guint timeout_ms)
+{
+  GMainContext *ctx = g_main_context_get_thread_default ();
+  gint64 deadline = g_get_monotonic_time () + timeout_ms * (gint64) 1000;
+
+  while (!func (user_data)) {
+    if (g_get_monotonic_time () >= deadline)
+      return FALSE;
+    if (!g_main_context_iteration (ctx, FALSE))
+      g_usleep (2000);
+  }
+  return TRUE;
+}
+
+CliRun *
+cli_run_full (const gchar * const *env, const gchar * stdin_text,
+    guint timeout_s, const gchar * const *args)
+{
+  GSubprocessLauncher *launcher =
+      g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+      G_SUBPROCESS_FLAGS_STDERR_PIPE | G_SUBPROCESS_FLAGS_STDIN_PIPE);
+  GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
+  Communicated c = { FALSE, NULL, NULL };
+  GSubprocess *proc;
+  GError *error = NULL;
+  CliRun *run;
+
+  g_ptr_array_add (argv, cli_binary ());
+  for (; args && *args; args++)
+    g_ptr_array_add (argv, g_strdup (*args));
+  g_ptr_array_add (argv, NULL);
+  /* the tests' environment must not leak a key into the runs */
+  g_subprocess_launcher_unsetenv (launcher, "GST_SESSION_API_KEY");
+  for (; env && *env; env++) {
+    const gchar *eq = strchr (*env, '=');
+    gchar *name = g_strndup (*env, eq - *env);
+
+    if (eq[1] == '\0')
+      g_subprocess_launcher_unsetenv (launcher, name);
+    else
+      g_subprocess_launcher_setenv (launcher, name, eq + 1, TRUE);
+    g_free (name);
+  }
+  proc = g_subprocess_launcher_spawnv (launcher,
+      (const gchar * const *) argv->pdata, &error);
+  fail_unless (proc != NULL, "cannot run gst-session: %s",
+      error ? error->message : "?");
+  g_subprocess_communicate_utf8_async (proc, stdin_text, NULL,
+      on_communicated, &c);
+  if (!cli_wait_for (communicated, &c, timeout_s * 1000)) {
+    g_subprocess_force_exit (proc);
+    cli_wait_for (communicated, &c, 5000);
+    fail ("gst-session %s did not finish within %u s",
+        (gchar *) argv->pdata[1], timeout_s);
+  }
+  g_subprocess_wait (proc, NULL, NULL);
+  run = g_new0 (CliRun, 1);
+  run->status = g_subprocess_get_if_exited (proc) ?
+      g_subprocess_get_exit_status (proc) : -1;
+  run->out = c.out ? c.out : g_strdup ("");
+  run->err = c.err ? c.err : g_strdup ("");
+  GST_INFO ("gst-session %s: %d\nstdout: %s\nstderr: %s",
+      (gchar *) argv->pdata[1], run->status, run->out, run->err);
+  g_object_unref (proc);
+  g_object_unref (launcher);
+  g_ptr_array_unref (argv);
+  return run;
+}
+
+CliRun *
+cli_run (const gchar * first_arg, ...)
+{
+  GPtrArray *args = g_ptr_array_new ();
+  const gchar *arg;
+  CliRun *run;
+  va_list ap;
+
+  va_start (ap, first_arg);
+  for (arg = first_arg; arg; arg = va_arg (ap, const gchar *))
+      g_ptr_array_add (args, (gpointer) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  run = cli_run_full (NULL, NULL, 30, (const gchar * const *) args->pdata);
+  g_ptr_array_unref (args);
+  return run;
+}
+
+/* ---------------------------------------------------------------------- */
+
+static gchar *tmp_dir;
+
+gchar *
+cli_tmp_path (const gchar * name)
+{
+  if (tmp_dir == NULL) {
+    tmp_dir = g_dir_make_tmp ("gst-session-cli-XXXXXX", NULL);
+    fail_unless (tmp_dir != NULL);
+  }
+  return g_build_filename (tmp_dir, name, NULL);
+}
+
+static void
+remove_tree (const gchar * path)
+{
+  GDir *dir = g_dir_open (path, 0, NULL);
+  const gchar *name;
+
+  while (dir && (name = g_dir_read_name (dir))) {
+    gchar *child = g_build_filename (path, name, NULL);
+
+    if (g_file_test (child, G_FILE_TEST_IS_DIR) &&
+        !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+      remove_tree (child);
+    else
+      g_unlink (child);
+    g_free (child);
+  }
+  if (dir)
+    g_dir_close (dir);
+  g_rmdir (path);
+}
+
+void
+cli_tmp_cleanup (void)
+{
+  if (tmp_dir)
+    remove_tree (tmp_dir);
+  g_clear_pointer (&tmp_dir, g_free);
+}
+
+/* ---------------------------------------------------------------------- */
+
+static guint serial;
+
+static gboolean
+run_openssl (const gchar * const *args)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+  gchar *err_text = NULL;
+  gint status = 0;
+  gboolean ok;
+
+  g_ptr_array_add (argv, (gpointer) "openssl");
+  for (; *args; args++)
+    g_ptr_array_add (argv, (gpointer) * args);
+  g_ptr_array_add (argv, NULL);
+  ok = g_spawn_sync (NULL, (gchar **) argv->pdata, NULL,
+      G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
+      &err_text, &status, NULL) && g_spawn_check_wait_status (status, NULL);
+  if (!ok)
+    GST_WARNING ("openssl %s failed: %s", (gchar *) argv->pdata[1],
+        err_text ? err_text : "");
+  g_free (err_text);
+  g_ptr_array_free (argv, TRUE);
+  return ok;
+}
+
+static gchar *
+b64url (const guint8 * data, gsize len)
+{
+  gchar *b = g_base64_encode (data, len), *p;
+
+  for (p = b; *p; p++) {
+    if (*p == '+')
+      *p = '-';
+    else if (*p == '/')
+      *p = '_';
+    else if (*p == '=')
+      *p = '\0';
+  }
+  return b;
+}
+
+CliKey *
+cli_key_new (void)
+{
+  gchar *program = g_find_program_in_path ("openssl");
+  gchar *name, *der, *data = NULL;
+  CliKey *key;
+  gsize len = 0;
+
+  if (program == NULL)
+    return NULL;
+  g_free (program);
+  key = g_new0 (CliKey, 1);
+  name = g_strdup_printf ("key%u.pem", serial++);
+  key->pem = cli_tmp_path (name);
+  g_free (name);
+  name = g_strdup_printf ("key%u.der", serial++);
+  der = cli_tmp_path (name);
+  g_free (name);
+  {
+    const gchar *genpkey[] = { "genpkey", "-algorithm", "ed25519", "-out",
+      key->pem, NULL
+    };
+    const gchar *pkey[] = { "pkey", "-in", key->pem, "-pubout", "-outform",
+      "DER", "-out", der, NULL
+    };
+
+    if (!run_openssl (genpkey) || !run_openssl (pkey) ||
+        !g_file_get_contents (der, &data, &len, NULL) || len < 32) {
+      g_clear_pointer (&key, cli_key_free);
+    } else {
+      /* the DER SubjectPublicKeyInfo ends with the raw key */
+      key->x = b64url ((const guint8 *) data + len - 32, 32);
+    }
+  }
+  g_free (data);
+  g_free (der);
+  return key;
+}
+
+void
+cli_key_free (CliKey * key)
+{
+  if (key == NULL)
+    return;
+  g_free (key->pem);
+  g_free (key->x);
+  g_free (key);
+}
+
+gchar *
+cli_jwks (const CliKey * first, ...)
+{
+  GString *s = g_string_new ("{\"keys\": [");
+  const CliKey *key;
+  gboolean comma = FALSE;
+  va_list ap;
+
+  va_start (ap, first);
+  for (key = first; key; key = va_arg (ap, const CliKey *))
+  {
+    g_string_append_printf (s, "%s{\"kty\": \"OKP\", \"crv\": \"Ed25519\", "
+        "\"x\": \"%s\"}", comma ? ", " : "", key->x);
+    comma = TRUE;
+  }
+  va_end (ap);
+  g_string_append (s, "]}");
+  return g_string_free (s, FALSE);
+}
+
+gchar *
+cli_sign (const CliKey * key, const gchar * request_id,
+    const gchar * user_id, const gchar * timestamp, const gchar * body,
+    gsize body_length)
+{
+  gchar *hash = g_compute_checksum_for_data (G_CHECKSUM_SHA256,
+      (const guchar *) body, body_length);
+  gchar *message = g_strdup_printf ("%s\n%s\n%s\n%s", request_id, user_id,
+      timestamp, hash);
+  gchar *name = g_strdup_printf ("msg%u", serial++);
+  gchar *msg = cli_tmp_path (name), *sig, *data = NULL, *hex;
+  gsize len = 0, i;
+
+  g_free (name);
+  name = g_strdup_printf ("sig%u", serial++);
+  sig = cli_tmp_path (name);
+  g_free (name);
+  fail_unless (g_file_set_contents (msg, message, -1, NULL));
+  {
+    const gchar *pkeyutl[] = { "pkeyutl", "-sign", "-inkey", key->pem,
+      "-rawin", "-in", msg, "-out", sig, NULL
+    };
+    fail_unless (run_openssl (pkeyutl), "openssl pkeyutl -sign failed");
+  }
+  fail_unless (g_file_get_contents (sig, &data, &len, NULL));
+  fail_unless_equals_int (len, 64);
+  hex = g_malloc (129);
+  for (i = 0; i < 64; i++)
+    g_snprintf (hex + 2 * i, 3, "%02x", (guint8) data[i]);
+  g_unlink (msg);
+  g_unlink (sig);
+  g_free (data);
+  g_free (msg);
+  g_free (sig);
+  g_free (message);
+  g_free (hash);
+  return hex;
+}
+
+gchar *
+cli_delivery_body (const gchar * request_id)
+{
+  return g_strdup_printf ("{\"request_id\": \"%s\", \"gateway_request_id\": "
+      "\"%s\", \"status\": \"OK\", \"payload\": {\"images\": "
+      "[{\"url\": \"https://example.invalid/a.png\"}], \"seed\": 42}}",
+      request_id, request_id);
+}
+
+gchar *
+cli_delivery_headers (const CliKey * key, const gchar * request_id,
+    const gchar * user_id, gint64 timestamp, const gchar * body)
+{
+  gchar *ts = g_strdup_printf ("%" G_GINT64_FORMAT, timestamp);
+  gchar *sig = cli_sign (key, request_id, user_id, ts, body, strlen (body));
+  gchar *text = g_strdup_printf ("POST /hook HTTP/1.1\r\n"
+      "Content-Type: application/json\r\n"
+      "X-Svc-Webhook-Request-Id: %s\r\n"
+      "X-Svc-Webhook-User-Id: %s\r\n"
+      "X-Svc-Webhook-Timestamp: %s\r\n"
+      "X-Svc-Webhook-Signature: %s\r\n", request_id, user_id, ts, sig);
+
+  g_free (ts);
+  g_free (sig);
+  return text;
+}

@@ -1,0 +1,88 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Helpers of the gst-session command-line tests: running the tool with
+ * bounded waits, temporary files, and deliveries signed by the OpenSSL
+ * command-line tool.
+ */
+
+#ifndef __CLI_HARNESS_H__
+#define __CLI_HARNESS_H__
+
+#include <gst/check/gstcheck.h>
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/* The path of build/tools/cli/gst-session (free it). */
+gchar *cli_binary (void);
+
+/* One finished run of the tool. */
+typedef struct
+{
+  gint status;                  /* the exit code; -1 when killed */
+  gchar *out;
+  gchar *err;
+} CliRun;
+
+void cli_run_free (CliRun * run);
+
+/* Runs the tool with @args (NULL terminated) and @env (NULL, or
+ * "NAME=value" entries added to the environment; "NAME=" alone unsets
+ * NAME), with @stdin_text (nullable), iterating the thread-default main
+ * context while waiting (so a SoupServer of the test answers); fails the
+ * test when it takes longer than @timeout_s. */
+CliRun *cli_run_full (const gchar * const *env, const gchar * stdin_text,
+    guint timeout_s, const gchar * const *args);
+CliRun *cli_run (const gchar * first_arg, ...) G_GNUC_NULL_TERMINATED;
+
+/* Iterates the thread-default main context until @cond (evaluated by
+ * @func) holds or @timeout_ms passes; returns whether it holds. */
+typedef gboolean (*CliCondFunc) (gpointer user_data);
+gboolean cli_wait_for (CliCondFunc func, gpointer user_data,
+    guint timeout_ms);
+
+/* A temporary directory per test binary, removed with everything in it
+ * by cli_tmp_cleanup(). */
+gchar *cli_tmp_path (const gchar * name);
+void cli_tmp_cleanup (void);
+
+/* An Ed25519 key made by `openssl genpkey`, or NULL (the test skips) when
+ * openssl cannot make one. */
+typedef struct
+{
+  gchar *pem;
+  gchar *x;                     /* base64url public key */
+} CliKey;
+
+CliKey *cli_key_new (void);
+void cli_key_free (CliKey * key);
+/* {"keys": [{"kty":"OKP","crv":"Ed25519","x":...}, ...]} of the given keys
+ * (NULL terminated). */
+gchar *cli_jwks (const CliKey * first, ...) G_GNUC_NULL_TERMINATED;
+
+/* The hex signature (openssl pkeyutl -sign -rawin) of the spec's message
+ * over @body. */
+gchar *cli_sign (const CliKey * key, const gchar * request_id,
+    const gchar * user_id, const gchar * timestamp, const gchar * body,
+    gsize body_length);
+
+/* A delivery body of spec 001 with status OK and a small payload. */
+gchar *cli_delivery_body (const gchar * request_id);
+
+/* The headers text ("Name: value" lines) of a signed delivery. */
+gchar *cli_delivery_headers (const CliKey * key, const gchar * request_id,
+    const gchar * user_id, gint64 timestamp, const gchar * body);
+
+#define CLI_REQUIRE_KEY(k) G_STMT_START {                                 \
+  if ((k) == NULL) {                                                      \
+    g_print ("SKIP %s: openssl with Ed25519 is not available\n",          \
+        __func__);                                                        \
+    return;                                                               \
+  }                                                                       \
+} G_STMT_END
+
+G_END_DECLS
+
+#endif

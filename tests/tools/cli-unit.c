@@ -1,0 +1,445 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Unit-level tests of gst-session: the SQLite store, argument errors and
+ * exit codes, webhook verify on captured files, the API key never shown.
+ */
+
+#include <string.h>
+#include <sqlite3.h>
+#include <glib/gstdio.h>
+
+#include "cli-harness.h"
+#include "store.h"
+
+/* ---------------------------------------------------------------------- */
+/* the store                                                              */
+
+static gchar *
+pragma (const gchar * path, const gchar * sql)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gchar *text = NULL;
+
+  fail_unless (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL) ==
+      SQLITE_OK);
+  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) == SQLITE_OK &&
+      sqlite3_step (stmt) == SQLITE_ROW)
+    text = g_strdup ((const gchar *) sqlite3_column_text (stmt, 0));
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return text;
+}
+
+GST_START_TEST (test_store_insert_duplicate_processed)
+{
+  gchar *path = cli_tmp_path ("store1.db");
+  const gchar body[] = "{\"request_id\": \"r1\"}";
+  GError *error = NULL;
+  CliStore *store;
+  CliDelivery *d;
+  gint64 due = -1;
+  gchar *mode;
+
+  store = cli_store_open (path, TRUE, &error);
+  fail_unless (store != NULL, "%s", error ? error->message : "");
+  fail_unless_equals_int (cli_store_insert (store, "r1", 1000,
+          "X-A: 1\n", (const guint8 *) body, strlen (body), &error),
+      CLI_STORE_STORED);
+  /* the same id again: not stored again, whatever the body */
+  fail_unless_equals_int (cli_store_insert (store, "r1", 1001,
+          "X-A: 2\n", (const guint8 *) "{}", 2, &error), CLI_STORE_DUPLICATE);
+  fail_unless_equals_int (cli_store_count (store, FALSE, NULL), 1);
+
+  d = cli_store_next_pending (store, 1000, &due, &error);
+  fail_unless (d != NULL);
+  fail_unless_equals_string (d->request_id, "r1");
+  fail_unless_equals_int (d->received_at, 1000);
+  fail_unless_equals_string (d->headers, "X-A: 1\n");
+  fail_unless_equals_int (g_bytes_get_size (d->body), strlen (body));
+  fail_unless (memcmp (g_bytes_get_data (d->body, NULL), body,
+          strlen (body)) == 0);
+  fail_if (d->processed);
+  cli_delivery_free (d);
+
+  fail_unless (cli_store_mark_processed (store, "r1", 1002, &error));
+  fail_unless (cli_store_next_pending (store, 5000, &due, &error) == NULL);
+  fail_unless (error == NULL);
+  fail_unless_equals_int (due, 0);
+  fail_unless_equals_int (cli_store_count (store, TRUE, NULL), 0);
+  /* a processed id is still known: a redelivery is a duplicate */
+  fail_unless_equals_int (cli_store_insert (store, "r1", 1003, "",
+          (const guint8 *) "", 0, &error), CLI_STORE_DUPLICATE);
+  cli_store_close (store);
+
+  /* write-ahead logging, kept in the file */
+  mode = pragma (path, "PRAGMA journal_mode");
+  fail_unless_equals_string (mode, "wal");
+  g_free (mode);
+
+  store = cli_store_open (path, TRUE, &error);
+  fail_unless (store != NULL);
+  d = cli_store_get (store, "r1", &error);
+  fail_unless (d != NULL && d->processed);
+  fail_unless_equals_int (d->processed_at, 1002);
+  cli_delivery_free (d);
+  cli_store_close (store);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_store_pending_after_reopen)
+{
+  gchar *path = cli_tmp_path ("store2.db");
+  GError *error = NULL;
+  CliStore *store;
+  CliDelivery *d;
+  gint64 due = 0;
+
+  store = cli_store_open (path, TRUE, &error);
+  fail_unless (store != NULL);
+  fail_unless_equals_int (cli_store_insert (store, "b", 2000, "",
+          (const guint8 *) "2", 1, NULL), CLI_STORE_STORED);
+  fail_unless_equals_int (cli_store_insert (store, "a", 2001, "",
+          (const guint8 *) "1", 1, NULL), CLI_STORE_STORED);
+  /* closed without processing, as a crash would leave it */
+  cli_store_close (store);
+
+  store = cli_store_open (path, TRUE, &error);
+  fail_unless (store != NULL);
+  fail_unless_equals_int (cli_store_count (store, TRUE, NULL), 2);
+  /* oldest first */
+  d = cli_store_next_pending (store, 3000, NULL, &error);
+  fail_unless_equals_string (d->request_id, "b");
+  /* a failed attempt: due again later; the other one comes first */
+  fail_unless (cli_store_mark_failed (store, "b", 3010, "exit 1", &error));
+  cli_delivery_free (d);
+  d = cli_store_next_pending (store, 3000, NULL, &error);
+  fail_unless_equals_string (d->request_id, "a");
+  fail_unless (cli_store_mark_processed (store, "a", 3000, NULL));
+  cli_delivery_free (d);
+  fail_unless (cli_store_next_pending (store, 3005, &due, &error) == NULL);
+  fail_unless_equals_int (due, 3010);
+  d = cli_store_next_pending (store, 3010, NULL, &error);
+  fail_unless_equals_string (d->request_id, "b");
+  fail_unless_equals_int (d->attempts, 1);
+  fail_unless_equals_string (d->last_error, "exit 1");
+  cli_delivery_free (d);
+  cli_store_close (store);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_store_prune)
+{
+  gchar *path = cli_tmp_path ("store3.db");
+  CliStore *store = cli_store_open (path, FALSE, NULL);
+
+  fail_unless (store != NULL);
+  cli_store_insert (store, "old-done", 100, "", (const guint8 *) "x", 1, NULL);
+  cli_store_insert (store, "old-pending", 100, "", (const guint8 *) "x", 1,
+      NULL);
+  cli_store_insert (store, "new-done", 900, "", (const guint8 *) "x", 1, NULL);
+  cli_store_mark_processed (store, "old-done", 101, NULL);
+  cli_store_mark_processed (store, "new-done", 901, NULL);
+  /* only processed deliveries older than the limit go */
+  fail_unless_equals_int (cli_store_prune (store, 500, NULL), 1);
+  fail_unless (cli_store_get (store, "old-done", NULL) == NULL);
+  cli_delivery_free (cli_store_get (store, "old-pending", NULL));
+  fail_unless_equals_int (cli_store_count (store, FALSE, NULL), 2);
+  /* a pruned id is forgotten: it would be stored again */
+  fail_unless_equals_int (cli_store_insert (store, "old-done", 1000, "",
+          (const guint8 *) "x", 1, NULL), CLI_STORE_STORED);
+  cli_store_close (store);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_store_lock_and_schema)
+{
+  gchar *path = cli_tmp_path ("store4.db");
+  GError *error = NULL;
+  CliStore *store = cli_store_open (path, TRUE, &error), *second;
+  sqlite3 *db;
+
+  fail_unless (store != NULL);
+  second = cli_store_open (path, TRUE, &error);
+  fail_unless (second == NULL);
+  fail_unless (g_error_matches (error, CLI_STORE_ERROR,
+          CLI_STORE_ERROR_LOCKED), "%s", error->message);
+  g_clear_error (&error);
+  cli_store_close (store);
+
+  /* a newer schema is refused, not changed */
+  fail_unless (sqlite3_open (path, &db) == SQLITE_OK);
+  fail_unless (sqlite3_exec (db, "PRAGMA user_version=7", NULL, NULL,
+          NULL) == SQLITE_OK);
+  sqlite3_close (db);
+  store = cli_store_open (path, TRUE, &error);
+  fail_unless (store == NULL);
+  fail_unless (g_error_matches (error, CLI_STORE_ERROR,
+          CLI_STORE_ERROR_SCHEMA));
+  g_clear_error (&error);
+
+  /* not a database */
+  fail_unless (g_file_set_contents (path, "not sqlite at all, just text "
+          "long enough to have a header", -1, NULL));
+  store = cli_store_open (path, FALSE, &error);
+  fail_unless (store == NULL);
+  g_clear_error (&error);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------------- */
+/* arguments and exit codes                                               */
+
+static void
+expect_status (CliRun * run, gint status, const gchar * in_err)
+{
+  fail_unless_equals_int (run->status, status);
+  if (in_err)
+    fail_unless (strstr (run->err, in_err) != NULL, "stderr lacks \"%s\": %s",
+        in_err, run->err);
+  cli_run_free (run);
+}
+
+GST_START_TEST (test_usage_errors)
+{
+  CliRun *run;
+
+  run = cli_run (NULL, NULL);
+  fail_unless (strstr (run->err, "Exit codes") != NULL);
+  expect_status (run, 2, NULL);
+  run = cli_run ("--help", NULL);
+  fail_unless (strstr (run->out, "Exit codes") != NULL);
+  fail_unless (strstr (run->out, "4  rate limited") != NULL);
+  expect_status (run, 0, NULL);
+  expect_status (cli_run ("frobnicate", NULL), 2, "unknown command");
+  expect_status (cli_run ("webhook", NULL), 2, "listen or verify");
+  expect_status (cli_run ("webhook", "verify", "--body", "x", NULL), 2,
+      "needs --headers");
+  expect_status (cli_run ("webhook", "verify", "--nope", NULL), 2,
+      "Unknown option");
+  expect_status (cli_run ("--timeout", "soon", "apps", "list", NULL), 2,
+      "--timeout");
+  expect_status (cli_run ("apps", "list", "--api-key", NULL), 2,
+      "needs a value");
+  run = cli_run ("webhook", "verify", "--help", NULL);
+  fail_unless (strstr (run->out, "--jwks-url") != NULL);
+  fail_unless (strstr (run->out, "Exit codes") != NULL);
+  expect_status (run, 0, NULL);
+
+  /* --json: the error as an object on stdout too */
+  run = cli_run ("--json", "frobnicate", NULL);
+  fail_unless (g_str_has_prefix (run->out, "{\"error\":{\"kind\":\"usage\""),
+      "%s", run->out);
+  expect_status (run, 2, NULL);
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------------- */
+/* webhook verify                                                         */
+
+typedef struct
+{
+  CliKey *key;
+  gchar *jwks;
+  gchar *headers;
+  gchar *body;
+  gint64 ts;
+} Captured;
+
+static void
+captured_init (Captured * c, const gchar * request_id)
+{
+  gchar *body = cli_delivery_body (request_id);
+  gchar *headers;
+  gchar *jwks;
+
+  c->key = cli_key_new ();
+  if (c->key == NULL)
+    return;
+  c->ts = g_get_real_time () / G_USEC_PER_SEC;
+  headers = cli_delivery_headers (c->key, request_id, "user-1", c->ts, body);
+  jwks = cli_jwks (c->key, NULL);
+  c->headers = cli_tmp_path ("cap.headers");
+  c->body = cli_tmp_path ("cap.json");
+  c->jwks = cli_tmp_path ("cap.jwks");
+  fail_unless (g_file_set_contents (c->headers, headers, -1, NULL));
+  fail_unless (g_file_set_contents (c->body, body, -1, NULL));
+  fail_unless (g_file_set_contents (c->jwks, jwks, -1, NULL));
+  g_free (headers);
+  g_free (jwks);
+  g_free (body);
+}
+
+static void
+captured_clear (Captured * c)
+{
+  cli_key_free (c->key);
+  g_free (c->jwks);
+  g_free (c->headers);
+  g_free (c->body);
+}
+
+static CliRun *
+verify (Captured * c, const gchar * extra1, const gchar * extra2)
+{
+  return cli_run ("webhook", "verify", "--headers", c->headers, "--body",
+      c->body, "--jwks", c->jwks, extra1, extra2, NULL);
+}
+
+GST_START_TEST (test_verify_captured)
+{
+  Captured c = { NULL };
+  CliRun *run;
+  gchar *now, *text;
+  CliKey *other;
+
+  captured_init (&c, "req-verify-1");
+  CLI_REQUIRE_KEY (c.key);
+
+  run = verify (&c, NULL, NULL);
+  fail_unless (g_str_has_prefix (run->out, "VALID (request_id "
+          "req-verify-1, status OK"), "%s", run->out);
+  expect_status (run, 0, NULL);
+
+  /* machine-readable */
+  run = cli_run ("webhook", "verify", "--json", "--headers", c.headers,
+      "--body", c.body, "--jwks", c.jwks, NULL);
+  fail_unless (strstr (run->out, "\"valid\":true") != NULL, "%s", run->out);
+  fail_unless (strstr (run->out, "\"user_id\":\"user-1\"") != NULL);
+  expect_status (run, 0, NULL);
+
+  /* too old for the clock given; within a larger leeway */
+  now = g_strdup_printf ("%" G_GINT64_FORMAT, c.ts + 301);
+  run = verify (&c, "--now", now);
+  fail_unless (g_str_has_prefix (run->out, "INVALID (stale-timestamp)"),
+      "%s", run->out);
+  expect_status (run, 1, NULL);
+  run = cli_run ("webhook", "verify", "--headers", c.headers, "--body",
+      c.body, "--jwks", c.jwks, "--now", now, "--leeway", "400", NULL);
+  expect_status (run, 0, NULL);
+  g_free (now);
+  now = g_strdup_printf ("%" G_GINT64_FORMAT, c.ts - 301);
+  run = verify (&c, "--now", now);
+  fail_unless (g_str_has_prefix (run->out, "INVALID (future-timestamp)"));
+  expect_status (run, 1, NULL);
+  g_free (now);
+
+  /* another key set */
+  other = cli_key_new ();
+  text = cli_jwks (other, NULL);
+  fail_unless (g_file_set_contents (c.jwks, text, -1, NULL));
+  g_free (text);
+  run = verify (&c, NULL, NULL);
+  fail_unless (g_str_has_prefix (run->out, "INVALID (no-key-matched)"));
+  expect_status (run, 1, NULL);
+  /* rotation: both keys */
+  text = cli_jwks (other, c.key, NULL);
+  fail_unless (g_file_set_contents (c.jwks, text, -1, NULL));
+  g_free (text);
+  run = verify (&c, NULL, NULL);
+  fail_unless (strstr (run->out, "key 1)") != NULL, "%s", run->out);
+  expect_status (run, 0, NULL);
+  cli_key_free (other);
+
+  /* one byte of the body changed */
+  fail_unless (g_file_get_contents (c.body, &text, NULL, NULL));
+  text[strlen (text) - 3] = '3';
+  fail_unless (g_file_set_contents (c.body, text, -1, NULL));
+  g_free (text);
+  run = verify (&c, NULL, NULL);
+  fail_unless (g_str_has_prefix (run->out, "INVALID (no-key-matched)"));
+  expect_status (run, 1, NULL);
+
+  captured_clear (&c);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_verify_header_forms)
+{
+  Captured c = { NULL };
+  gchar *body, *sig, *ts, *text;
+  CliRun *run;
+
+  captured_init (&c, "req-verify-2");
+  CLI_REQUIRE_KEY (c.key);
+  fail_unless (g_file_get_contents (c.body, &body, NULL, NULL));
+  ts = g_strdup_printf ("%" G_GINT64_FORMAT, c.ts);
+  sig = cli_sign (c.key, "req-verify-2", "user-1", ts, body, strlen (body));
+
+  /* a JSON object (the "headers" of a JSONL record), names in any case */
+  text = g_strdup_printf ("{\"x-svc-webhook-request-id\": \"req-verify-2\", "
+      "\"X-Svc-Webhook-User-Id\": \"user-1\", \"X-SVC-WEBHOOK-TIMESTAMP\": "
+      "\"%s\", \"X-Svc-Webhook-Signature\": \"%s\"}", ts, sig);
+  fail_unless (g_file_set_contents (c.headers, text, -1, NULL));
+  g_free (text);
+  expect_status (verify (&c, NULL, NULL), 0, NULL);
+
+  /* a header missing */
+  text = g_strdup_printf ("X-Svc-Webhook-Request-Id: req-verify-2\n"
+      "X-Svc-Webhook-Timestamp: %s\nX-Svc-Webhook-Signature: %s\n", ts, sig);
+  fail_unless (g_file_set_contents (c.headers, text, -1, NULL));
+  g_free (text);
+  run = verify (&c, NULL, NULL);
+  fail_unless (g_str_has_prefix (run->out, "INVALID (missing-header)"));
+  fail_unless (strstr (run->out, "X-Svc-Webhook-User-Id") != NULL);
+  expect_status (run, 1, NULL);
+
+  /* a request id other than the body's: signed, but not a delivery */
+  g_free (sig);
+  sig = cli_sign (c.key, "req-other", "user-1", ts, body, strlen (body));
+  text = g_strdup_printf ("X-Svc-Webhook-Request-Id: req-other\n"
+      "X-Svc-Webhook-User-Id: user-1\nX-Svc-Webhook-Timestamp: %s\n"
+      "X-Svc-Webhook-Signature: %s\n", ts, sig);
+  fail_unless (g_file_set_contents (c.headers, text, -1, NULL));
+  g_free (text);
+  run = verify (&c, NULL, NULL);
+  fail_unless (g_str_has_prefix (run->out, "INVALID (invalid-delivery)"),
+      "%s", run->out);
+  expect_status (run, 1, NULL);
+
+  /* not headers at all */
+  fail_unless (g_file_set_contents (c.headers, "no colon here\n", -1, NULL));
+  expect_status (verify (&c, NULL, NULL), 2, "Name: value");
+  /* a key set that is not one */
+  fail_unless (g_file_set_contents (c.jwks, "{\"keys\": 3}", -1, NULL));
+  expect_status (verify (&c, NULL, NULL), 2, NULL);
+
+  g_free (ts);
+  g_free (sig);
+  g_free (body);
+  captured_clear (&c);
+}
+
+GST_END_TEST;
+
+static Suite *
+cli_unit_suite (void)
+{
+  Suite *s = suite_create ("gst-session-cli-unit");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_store_insert_duplicate_processed);
+  tcase_add_test (tc, test_store_pending_after_reopen);
+  tcase_add_test (tc, test_store_prune);
+  tcase_add_test (tc, test_store_lock_and_schema);
+  tcase_add_test (tc, test_usage_errors);
+  tcase_add_test (tc, test_verify_captured);
+  tcase_add_test (tc, test_verify_header_forms);
+  tcase_add_checked_fixture (tc, NULL, cli_tmp_cleanup);
+  return s;
+}
+
+GST_CHECK_MAIN (cli_unit);

@@ -1,0 +1,18 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * gst-session webhook listen.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "cli.h"
+
+gint
+cli_webhook_listen (CliGlobal * global, gint argc, gchar ** argv)
+{
+  return cli_fail (global, CLI_EXIT_INTERNAL, "not yet");
+}

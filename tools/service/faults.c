@@ -135,6 +135,34 @@ svc_error_type_status (const gchar * type)
   return m >= 0 ? model_types[m].status : 0;
 }
 
+/* A model-level type of spec 001: its typical status, default
+ * retryable and a sample ctx (JSON text, NULL when the type has none).
+ * FALSE when @type is not one. */
+gboolean
+svc_model_error_type (const gchar * type, guint * status,
+    gboolean * retryable, const gchar ** ctx)
+{
+  gint m = model_type_index (type);
+
+  if (m < 0)
+    return FALSE;
+  if (status)
+    *status = model_types[m].status;
+  if (retryable)
+    *retryable = model_types[m].retryable;
+  if (ctx)
+    *ctx = model_types[m].ctx;
+  return TRUE;
+}
+
+/* The model-level types in the order of the spec's table; NULL past the
+ * last. */
+const gchar *
+svc_model_error_type_nth (guint i)
+{
+  return i < G_N_ELEMENTS (model_types) ? model_types[i].type : NULL;
+}
+
 SvcFaults *
 svc_faults_new (void)
 {

@@ -59,6 +59,9 @@ gboolean svc_faults_refusal (const SvcFaults * faults, const gchar * base_url,
 
 gboolean svc_error_type_is_request_level (const gchar * type);
 guint svc_error_type_status (const gchar * type);
+gboolean svc_model_error_type (const gchar * type, guint * status,
+    gboolean * retryable, const gchar ** ctx);
+const gchar *svc_model_error_type_nth (guint i);
 
 G_END_DECLS
 

@@ -5,6 +5,7 @@
  *   POST /world/start-session, POST /director/start-session
  *   GET  /healthz
  *   GET|POST|DELETE /admin/faults, GET /admin/sessions (loopback peers only)
+ *   the platform side of spec 001 (queue, webhooks, management): routes.c
  *
  * Errors are request-level bodies of spec 001 ({"detail", "error_type"}
  * with X-Svc-Error-Type), or model-level ones for injected model faults.
@@ -16,6 +17,7 @@
 
 #include "session.h"
 #include "faults.h"
+#include "routes.h"
 
 struct _SvcService
 {
@@ -26,6 +28,7 @@ struct _SvcService
   GList *sessions;              /* a reference each, while the session is
                                  * open or its response is */
   gboolean shutting_down;
+  SvcPlatform *platform;        /* queue, webhooks, management */
 };
 
 const SvcConfig *
@@ -122,6 +125,32 @@ is_loopback_peer (SoupServerMessage * msg)
   return addr && G_IS_INET_SOCKET_ADDRESS (addr) &&
       g_inet_address_get_is_loopback (g_inet_socket_address_get_address
       (G_INET_SOCKET_ADDRESS (addr)));
+}
+
+/* for the other endpoint modules */
+void
+svc_respond_json (SoupServerMessage * msg, guint status, gchar * body)
+{
+  respond_json (msg, status, body);
+}
+
+void
+svc_respond_request_error (SoupServerMessage * msg, guint status,
+    const gchar * type, const gchar * detail)
+{
+  respond_request_error (msg, status, type, detail);
+}
+
+gboolean
+svc_check_auth (SvcService * service, SoupServerMessage * msg)
+{
+  return check_auth (service, msg);
+}
+
+gboolean
+svc_is_loopback_peer (SoupServerMessage * msg)
+{
+  return is_loopback_peer (msg);
 }
 
 static JsonNode *
@@ -492,10 +521,10 @@ handle_request (SoupServer * server, SoupServerMessage * msg,
         admin_faults (service, msg);
       else if (g_str_equal (path, "/admin/sessions"))
         admin_sessions (service, msg);
-      else
+      else if (!svc_platform_handle_admin (service->platform, msg, path))
         respond_request_error (msg, 404, "bad_request", "no such endpoint");
     }
-  } else {
+  } else if (!svc_platform_handle (service->platform, msg, path, query)) {
     respond_request_error (msg, 404, "bad_request", "no such endpoint");
   }
 }
@@ -545,6 +574,11 @@ svc_service_new (SvcConfig * config, GPtrArray * rules, GError ** error)
   }
   service->base_url = g_strdup_printf (strchr (host, ':') ?
       "http://[%s]:%d" : "http://%s:%d", host, port);
+  service->platform = svc_platform_new (service, error);
+  if (!service->platform) {
+    svc_service_free (service);
+    return NULL;
+  }
   return service;
 }
 
@@ -578,6 +612,7 @@ svc_service_free (SvcService * service)
     g_object_unref (service->server);
   }
   g_list_free_full (service->sessions, (GDestroyNotify) svc_session_unref);
+  g_clear_pointer (&service->platform, svc_platform_free);
   if (service->rules)
     g_ptr_array_unref (service->rules);
   g_free (service->base_url);

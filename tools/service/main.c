@@ -84,6 +84,7 @@ main (int argc, char **argv)
   gint cached_seconds = 2;
   gint64 max_blocks = 10000, frames_per_block = 16;
   gdouble configure_timeout = 60, session_limit = 0, first_chunk = 1.0;
+  gdouble time_scale = 1.0, rate_window = 60.0, key_rotate = 0;
   GError *error = NULL;
   GOptionContext *ctx;
   GOptionEntry entries[] = {
@@ -124,6 +125,22 @@ main (int argc, char **argv)
     {"blocked-word", 0, 0, G_OPTION_ARG_STRING_ARRAY, &config.blocked_words,
         "Director: a word the content check blocks (repeatable; default "
           "'forbidden')", "WORD"},
+    {"time-scale", 0, 0, G_OPTION_ARG_DOUBLE, &time_scale,
+        "Platform side: multiply every queue and webhook time by F (tests; "
+          "default 1)", "F"},
+    {"rate-window", 0, 0, G_OPTION_ARG_DOUBLE, &rate_window,
+        "Platform side: seconds of a management rate-limit window "
+          "(default 60)", "S"},
+    {"webhook-user-id", 0, 0, G_OPTION_ARG_STRING, &config.webhook_user_id,
+        "Platform side: the user id of webhook deliveries (default "
+          "user-reference)", "ID"},
+    {"webhook-key-rotate", 0, 0, G_OPTION_ARG_DOUBLE, &key_rotate,
+        "Platform side: rotate the webhook key every S seconds (default: "
+          "never)", "S"},
+    {"webhook-ip-range", 0, 0, G_OPTION_ARG_STRING_ARRAY,
+          &config.webhook_ip_ranges,
+        "Platform side: a CIDR range of /v1/meta (repeatable; default "
+          "127.0.0.0/8 and ::1/128)", "CIDR"},
     {"fault-refuse", 0, 0, G_OPTION_ARG_CALLBACK, fault_option,
         "Refuse the next N starts (every start without N) with an error "
           "type of spec 001", "TYPE[:N]"},
@@ -164,7 +181,10 @@ main (int argc, char **argv)
   if (port < 0 || port > 65535 || runners < 1 || keepalive < 1 ||
       keepalive > 15 || ice_timeout < 100 || max_blocks < 1 ||
       frames_per_block < 1 || cached_seconds < 1 || cached_seconds > 30 ||
-      configure_timeout < 0 || session_limit < 0 || first_chunk < 0) {
+      configure_timeout < 0 || session_limit < 0 || first_chunk < 0 ||
+      !(time_scale >= 0.0001 && time_scale <= 100) ||
+      !(rate_window >= 0.1 && rate_window <= 86400) ||
+      !(key_rotate == 0 || (key_rotate >= 0.01 && key_rotate <= 86400))) {
     g_printerr ("gst-session-service: an option is out of its range "
         "(see --help)\n");
     return 2;
@@ -190,6 +210,11 @@ main (int argc, char **argv)
   config.configure_timeout = configure_timeout;
   config.session_limit = session_limit;
   config.first_chunk_delay = first_chunk;
+  config.time_scale = time_scale;
+  config.rate_window = rate_window;
+  config.webhook_key_rotate = key_rotate;
+  if (!config.webhook_user_id)
+    config.webhook_user_id = g_strdup ("user-reference");
   if (!config.blocked_words) {
     config.blocked_words = g_new0 (gchar *, 2);
     config.blocked_words[0] = g_strdup ("forbidden");
@@ -197,7 +222,7 @@ main (int argc, char **argv)
 
   app.service = svc_service_new (&config, fault_rules, &error);
   if (!app.service) {
-    g_printerr ("gst-session-service: cannot listen on %s:%d: %s\n",
+    g_printerr ("gst-session-service: cannot start on %s:%d: %s\n",
         config.host, port, error->message);
     return 1;
   }
@@ -219,6 +244,8 @@ main (int argc, char **argv)
   g_free (config.host);
   g_free (config.api_key);
   g_strfreev (config.blocked_words);
+  g_free (config.webhook_user_id);
+  g_strfreev (config.webhook_ip_ranges);
   g_free (codec);
   g_free (media);
   return 0;

@@ -45,6 +45,12 @@ typedef struct
   gdouble first_chunk_delay;    /* director, seconds */
   gchar **blocked_words;
   gboolean loopback;            /* host is a loopback address */
+  /* the platform side of spec 001 (queue, webhooks, management) */
+  gdouble time_scale;           /* every platform timing is multiplied */
+  gdouble rate_window;          /* seconds of a management limit window */
+  gchar *webhook_user_id;
+  gdouble webhook_key_rotate;   /* seconds between rotations; 0: none */
+  gchar **webhook_ip_ranges;    /* of /v1/meta; NULL: the loopback ones */
 } SvcConfig;
 
 /* service.c (http.c): the registry of sessions and the HTTP endpoints */
@@ -57,6 +63,13 @@ void svc_service_free (SvcService * service);
 const SvcConfig *svc_service_get_config (SvcService * service);
 void svc_service_session_changed (SvcService * service,
     SvcSession * session);
+
+/* answers and checks shared by the endpoints (http.c) */
+void svc_respond_json (SoupServerMessage * msg, guint status, gchar * body);
+void svc_respond_request_error (SoupServerMessage * msg, guint status,
+    const gchar * type, const gchar * detail);
+gboolean svc_check_auth (SvcService * service, SoupServerMessage * msg);
+gboolean svc_is_loopback_peer (SoupServerMessage * msg);
 
 #define SVC_MS(t) ((gdouble) (t) / GST_MSECOND)
 #define SVC_SECONDS(t) ((gdouble) (t) / GST_SECOND)

@@ -1,0 +1,387 @@
+/* gst-session-service: the platform side of spec 001
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The base URL of the service is {api_url}; {queue_url} is {api_url}/queue.
+ *
+ *   POST /queue/<app_path>?svc_webhook=<url>        queue.c
+ *   GET  /.well-known/jwks.json ({jwks_url}), GET /v1/meta
+ *   GET  /apps, /apps/{app}/runners, /runners, /runners/{id},
+ *        /runners/{id}/logs; POST /runners/{id}/exec|stop|kill
+ *                                                   management.c
+ *   admin (loopback peers): POST /admin/rotate-key, POST /admin/redeliver,
+ *        GET /admin/deliveries, POST /admin/runners/reset,
+ *        POST /admin/rate-limits/reset
+ */
+
+#include <string.h>
+
+#include "routes.h"
+#include "queue.h"
+#include "management.h"
+#include "webhook-sender.h"
+
+struct _SvcPlatform
+{
+  SvcService *service;
+  SvcWebhooks *hooks;
+  SvcManagement *management;
+  SvcQueue *queue;
+};
+
+/* ---------------------------------------------------------------- *
+ * shared helpers
+ * ---------------------------------------------------------------- */
+
+gchar *
+svc_json_builder_finish (JsonBuilder * b)
+{
+  JsonNode *root = json_builder_get_root (b);
+  gchar *text = json_to_string (root, FALSE);
+
+  json_node_unref (root);
+  g_object_unref (b);
+  return text;
+}
+
+gchar **
+svc_path_segments (const gchar * path)
+{
+  gchar **segments;
+  gsize len;
+  guint i;
+
+  if (path[0] != '/')
+    return NULL;
+  len = strlen (path);
+  /* one trailing slash is allowed */
+  segments = g_strsplit (path + 1, "/", -1);
+  if (len > 1 && path[len - 1] == '/') {
+    guint n = g_strv_length (segments);
+
+    g_free (segments[n - 1]);
+    segments[n - 1] = NULL;
+  }
+  for (i = 0; segments[i]; i++) {
+    gchar *decoded = g_uri_unescape_string (segments[i], NULL);
+
+    if (!decoded || !decoded[0] || !g_utf8_validate (decoded, -1, NULL)) {
+      g_free (decoded);
+      g_strfreev (segments);
+      return NULL;
+    }
+    g_free (segments[i]);
+    segments[i] = decoded;
+  }
+  return segments;
+}
+
+/* json-glib parses recursively: nesting is bounded before it sees the
+ * text (brackets outside strings count) */
+#define MAX_DEPTH 64
+
+static gboolean
+depth_ok (const gchar * text, gsize length)
+{
+  gboolean in_string = FALSE, escaped = FALSE;
+  guint depth = 0;
+  gsize i;
+
+  for (i = 0; i < length; i++) {
+    gchar c = text[i];
+
+    if (in_string) {
+      if (escaped)
+        escaped = FALSE;
+      else if (c == '\\')
+        escaped = TRUE;
+      else if (c == '"')
+        in_string = FALSE;
+    } else if (c == '"') {
+      in_string = TRUE;
+    } else if (c == '[' || c == '{') {
+      if (++depth > MAX_DEPTH)
+        return FALSE;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      depth--;
+    }
+  }
+  return TRUE;
+}
+
+JsonNode *
+svc_read_json_body (SoupServerMessage * msg, gsize max, gchar ** why)
+{
+  SoupMessageBody *body = soup_server_message_get_request_body (msg);
+  GBytes *bytes = soup_message_body_flatten (body);
+  JsonParser *parser;
+  GError *error = NULL;
+  gsize size;
+  const gchar *data = g_bytes_get_data (bytes, &size);
+  JsonNode *root = NULL;
+
+  if (size == 0) {
+    *why = g_strdup ("the body is empty");
+  } else if (size > max) {
+    *why = g_strdup_printf ("the body is larger than %" G_GSIZE_FORMAT
+        " bytes", max);
+  } else if (!g_utf8_validate (data, size, NULL)) {
+    *why = g_strdup ("the body is not UTF-8");
+  } else if (!depth_ok (data, size)) {
+    *why = g_strdup_printf ("the body nests deeper than %d levels", MAX_DEPTH);
+  } else {
+    parser = json_parser_new_immutable ();
+    if (json_parser_load_from_data (parser, data, size, &error))
+      root = json_node_ref (json_parser_get_root (parser));
+    else
+      *why = g_strdup_printf ("the body is not JSON: %s", error->message);
+    g_clear_error (&error);
+    g_object_unref (parser);
+  }
+  g_bytes_unref (bytes);
+  return root;
+}
+
+void
+svc_add_model_error_item (JsonBuilder * b, SvcService * service,
+    const gchar * type, const gchar * const *loc, const gchar * text,
+    const gchar * ctx, JsonNode * input)
+{
+  gchar *base = svc_service_get_base_url (service);
+  gchar *url = g_strdup_printf ("%s/docs/errors/#%s", base, type);
+  guint i;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "loc");
+  json_builder_begin_array (b);
+  for (i = 0; loc && loc[i]; i++)
+    json_builder_add_string_value (b, loc[i]);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "msg");
+  json_builder_add_string_value (b, text);
+  json_builder_set_member_name (b, "type");
+  json_builder_add_string_value (b, type);
+  json_builder_set_member_name (b, "url");
+  json_builder_add_string_value (b, url);
+  if (ctx) {
+    json_builder_set_member_name (b, "ctx");
+    json_builder_add_value (b, json_from_string (ctx, NULL));
+  }
+  if (input) {
+    json_builder_set_member_name (b, "input");
+    json_builder_add_value (b, json_node_copy (input));
+  }
+  json_builder_end_object (b);
+  g_free (url);
+  g_free (base);
+}
+
+void
+svc_respond_model_error (SoupServerMessage * msg, SvcService * service,
+    guint status, gboolean retryable, const gchar * type,
+    const gchar * const *loc, const gchar * text, const gchar * ctx,
+    JsonNode * input)
+{
+  JsonBuilder *b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "detail");
+  json_builder_begin_array (b);
+  svc_add_model_error_item (b, service, type, loc, text, ctx, input);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  soup_message_headers_replace (soup_server_message_get_response_headers
+      (msg), "X-Svc-Retryable", retryable ? "true" : "false");
+  svc_respond_json (msg, status, svc_json_builder_finish (b));
+}
+
+/* ---------------------------------------------------------------- *
+ * routes
+ * ---------------------------------------------------------------- */
+
+static gboolean
+is_get (SoupServerMessage * msg)
+{
+  return g_str_equal (soup_server_message_get_method (msg), "GET");
+}
+
+static void
+respond_text (SoupServerMessage * msg, gchar * body)
+{
+  svc_respond_json (msg, 200, body);
+}
+
+gboolean
+svc_platform_handle (SvcPlatform * platform, SoupServerMessage * msg,
+    const gchar * path, GHashTable * query)
+{
+  gchar **segments;
+  gboolean handled = TRUE;
+
+  if (g_str_equal (path, "/.well-known/jwks.json")) {
+    if (is_get (msg))
+      respond_text (msg, svc_webhooks_jwks (platform->hooks));
+    else
+      svc_respond_request_error (msg, 405, "bad_request",
+          "the key set takes GET");
+    return TRUE;
+  }
+  if (g_str_equal (path, "/v1/meta")) {
+    if (is_get (msg))
+      respond_text (msg, svc_webhooks_meta (platform->hooks));
+    else
+      svc_respond_request_error (msg, 405, "bad_request",
+          "the metadata takes GET");
+    return TRUE;
+  }
+
+  segments = svc_path_segments (path);
+  if (!segments || !segments[0]) {
+    handled = FALSE;
+  } else if (g_str_equal (segments[0], "queue")) {
+    svc_queue_submit (platform->queue, msg, segments + 1, query);
+  } else {
+    handled = svc_management_handle (platform->management, msg, path, segments);
+  }
+  g_strfreev (segments);
+  return handled;
+}
+
+static void
+admin_rotate (SvcPlatform * platform, SoupServerMessage * msg)
+{
+  JsonBuilder *b = json_builder_new ();
+  gchar *old_kid = NULL, *new_kid = NULL;
+
+  svc_webhooks_rotate (platform->hooks, &old_kid, &new_kid);
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "retired");
+  json_builder_add_string_value (b, old_kid);
+  json_builder_set_member_name (b, "kid");
+  json_builder_add_string_value (b, new_kid);
+  json_builder_end_object (b);
+  svc_respond_json (msg, 200, svc_json_builder_finish (b));
+  g_free (old_kid);
+  g_free (new_kid);
+}
+
+static void
+admin_redeliver (SvcPlatform * platform, SoupServerMessage * msg)
+{
+  gchar *why = NULL;
+  JsonNode *root = svc_read_json_body (msg, 64 * 1024, &why);
+  const gchar *id = NULL;
+  JsonNode *node;
+
+  if (root && JSON_NODE_HOLDS_OBJECT (root) &&
+      (node = json_object_get_member (json_node_get_object (root),
+              "request_id")) && JSON_NODE_HOLDS_VALUE (node) &&
+      json_node_get_value_type (node) == G_TYPE_STRING)
+    id = json_node_get_string (node);
+  if (!id) {
+    svc_respond_request_error (msg, 400, "bad_request", why ? why :
+        "the body must be {\"request_id\": \"...\"}");
+  } else if (!svc_webhooks_redeliver (platform->hooks, id)) {
+    svc_respond_request_error (msg, 404, "bad_request",
+        "no delivery of this request_id is known");
+  } else {
+    JsonBuilder *b = json_builder_new ();
+
+    json_builder_begin_object (b);
+    json_builder_set_member_name (b, "request_id");
+    json_builder_add_string_value (b, id);
+    json_builder_set_member_name (b, "redelivered");
+    json_builder_add_boolean_value (b, TRUE);
+    json_builder_end_object (b);
+    svc_respond_json (msg, 200, svc_json_builder_finish (b));
+  }
+  g_free (why);
+  if (root)
+    json_node_unref (root);
+}
+
+static void
+admin_deliveries (SvcPlatform * platform, SoupServerMessage * msg)
+{
+  JsonBuilder *b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "deliveries");
+  svc_webhooks_describe (platform->hooks, b);
+  json_builder_end_object (b);
+  svc_respond_json (msg, 200, svc_json_builder_finish (b));
+}
+
+static void
+respond_done (SoupServerMessage * msg)
+{
+  svc_respond_json (msg, 200, g_strdup ("{\"done\":true}"));
+}
+
+gboolean
+svc_platform_handle_admin (SvcPlatform * platform, SoupServerMessage * msg,
+    const gchar * path)
+{
+  const gchar *method = soup_server_message_get_method (msg);
+  gboolean post = g_str_equal (method, "POST");
+  static const gchar *const posts[] = {
+    "/admin/rotate-key", "/admin/redeliver", "/admin/runners/reset",
+    "/admin/rate-limits/reset", NULL
+  };
+
+  if (g_str_equal (path, "/admin/deliveries")) {
+    if (is_get (msg))
+      admin_deliveries (platform, msg);
+    else
+      svc_respond_request_error (msg, 405, "bad_request",
+          "/admin/deliveries takes GET");
+    return TRUE;
+  }
+  if (!g_strv_contains (posts, path))
+    return FALSE;
+  if (!post)
+    svc_respond_request_error (msg, 405, "bad_request",
+        "this admin endpoint takes POST");
+  else if (g_str_equal (path, "/admin/rotate-key"))
+    admin_rotate (platform, msg);
+  else if (g_str_equal (path, "/admin/redeliver"))
+    admin_redeliver (platform, msg);
+  else if (g_str_equal (path, "/admin/runners/reset")) {
+    svc_management_reset_runners (platform->management);
+    respond_done (msg);
+  } else {
+    svc_management_reset_limits (platform->management);
+    respond_done (msg);
+  }
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------- *
+ * life
+ * ---------------------------------------------------------------- */
+
+SvcPlatform *
+svc_platform_new (SvcService * service, GError ** error)
+{
+  SvcPlatform *platform = g_new0 (SvcPlatform, 1);
+
+  platform->service = service;
+  platform->hooks = svc_webhooks_new (svc_service_get_config (service), error);
+  if (!platform->hooks) {
+    g_free (platform);
+    return NULL;
+  }
+  platform->management = svc_management_new (service);
+  platform->queue = svc_queue_new (service, platform->hooks,
+      platform->management);
+  return platform;
+}
+
+void
+svc_platform_free (SvcPlatform * platform)
+{
+  svc_queue_free (platform->queue);
+  svc_management_free (platform->management);
+  svc_webhooks_free (platform->hooks);
+  g_free (platform);
+}

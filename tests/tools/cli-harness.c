@@ -358,3 +358,302 @@ cli_delivery_headers (const CliKey * key, const gchar * request_id,
   g_free (sig);
   return text;
 }
+
+/* ---------------------------------------------------------------------- */
+/* children                                                               */
+
+typedef struct
+{
+  gchar *line;
+  gboolean done;
+} LineRead;
+
+static void
+on_line (GObject * source, GAsyncResult * res, gpointer user_data)
+{
+  LineRead *r = user_data;
+
+  r->line = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM
+      (source), res, NULL, NULL);
+  r->done = TRUE;
+}
+
+static gboolean
+line_read (gpointer user_data)
+{
+  return ((LineRead *) user_data)->done;
+}
+
+static CliChild *
+child_start (const gchar * const *env, GPtrArray * argv)
+{
+  GSubprocessLauncher *launcher =
+      g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  CliChild *child = g_new0 (CliChild, 1);
+  GDataInputStream *in;
+  LineRead r = { NULL, FALSE };
+  GError *error = NULL;
+  gchar *name;
+
+  name = g_strdup_printf ("child%u.err", serial++);
+  child->err_path = cli_tmp_path (name);
+  g_free (name);
+  g_subprocess_launcher_set_stderr_file_path (launcher, child->err_path);
+  g_subprocess_launcher_unsetenv (launcher, "GST_SESSION_API_KEY");
+  for (; env && *env; env++) {
+    const gchar *eq = strchr (*env, '=');
+    gchar *var = g_strndup (*env, eq - *env);
+
+    g_subprocess_launcher_setenv (launcher, var, eq + 1, TRUE);
+    g_free (var);
+  }
+  g_ptr_array_add (argv, NULL);
+  child->proc = g_subprocess_launcher_spawnv (launcher,
+      (const gchar * const *) argv->pdata, &error);
+  fail_unless (child->proc != NULL, "cannot start %s: %s",
+      (gchar *) argv->pdata[0], error ? error->message : "?");
+  g_object_unref (launcher);
+
+  in = g_data_input_stream_new (g_subprocess_get_stdout_pipe (child->proc));
+  g_data_input_stream_read_line_async (in, G_PRIORITY_DEFAULT, NULL, on_line,
+      &r);
+  if (!cli_wait_for (line_read, &r, 20000)) {
+    gchar *err = cli_child_stderr (child);
+
+    fail ("%s printed no URL within 20 s; stderr: %s",
+        (gchar *) argv->pdata[0], err);
+  }
+  if (r.line == NULL || !g_str_has_prefix (r.line, "http://127.0.0.1:")) {
+    gchar *err = cli_child_stderr (child);
+
+    fail ("%s: unexpected first line \"%s\"; stderr: %s",
+        (gchar *) argv->pdata[0], r.line ? r.line : "(none)", err);
+  }
+  child->url = r.line;
+  g_object_unref (in);
+  return child;
+}
+
+CliChild *
+cli_service_start (const gchar * first_arg, ...)
+{
+  const gchar *root = g_getenv ("GST_SESSION_BUILD_ROOT");
+  GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
+  const gchar *arg;
+  CliChild *child;
+  va_list ap;
+
+  fail_unless (root != NULL);
+  g_ptr_array_add (argv, g_build_filename (root, "tools", "service",
+          "gst-session-service", NULL));
+  g_ptr_array_add (argv, g_strdup ("--port=0"));
+  va_start (ap, first_arg);
+  for (arg = first_arg; arg; arg = va_arg (ap, const gchar *))
+      g_ptr_array_add (argv, g_strdup (arg));
+  va_end (ap);
+  child = child_start (NULL, argv);
+  g_ptr_array_unref (argv);
+  return child;
+}
+
+CliChild *
+cli_listener_start (const gchar * const *env, const gchar * const *args)
+{
+  GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
+  CliChild *child;
+
+  g_ptr_array_add (argv, cli_binary ());
+  for (; *args; args++)
+    g_ptr_array_add (argv, g_strdup (*args));
+  child = child_start (env, argv);
+  g_ptr_array_unref (argv);
+  return child;
+}
+
+typedef struct
+{
+  gboolean done;
+} Waited;
+
+static void
+on_waited (GObject * source, GAsyncResult * res, gpointer user_data)
+{
+  g_subprocess_wait_finish (G_SUBPROCESS (source), res, NULL);
+  ((Waited *) user_data)->done = TRUE;
+}
+
+static gboolean
+waited (gpointer user_data)
+{
+  return ((Waited *) user_data)->done;
+}
+
+static gboolean
+child_wait (CliChild * child, guint timeout_ms)
+{
+  Waited w = { FALSE };
+
+  g_subprocess_wait_async (child->proc, NULL, on_waited, &w);
+  if (cli_wait_for (waited, &w, timeout_ms))
+    return TRUE;
+  g_subprocess_force_exit (child->proc);
+  cli_wait_for (waited, &w, 5000);
+  return FALSE;
+}
+
+void
+cli_child_stop (CliChild * child)
+{
+  gboolean in_time;
+
+  g_subprocess_send_signal (child->proc, SIGTERM);
+  in_time = child_wait (child, 15000);
+  fail_unless (in_time, "%s did not stop within 15 s of SIGTERM", child->url);
+  fail_unless (g_subprocess_get_if_exited (child->proc) &&
+      g_subprocess_get_exit_status (child->proc) == 0,
+      "%s did not exit 0 on SIGTERM", child->url);
+}
+
+void
+cli_child_kill (CliChild * child)
+{
+  g_subprocess_send_signal (child->proc, SIGKILL);
+  fail_unless (child_wait (child, 10000));
+}
+
+gchar *
+cli_child_stderr (CliChild * child)
+{
+  gchar *text = NULL;
+
+  if (!g_file_get_contents (child->err_path, &text, NULL, NULL))
+    text = g_strdup ("");
+  return text;
+}
+
+guint
+cli_child_stderr_count (CliChild * child, const gchar * needle)
+{
+  gchar *text = cli_child_stderr (child);
+  const gchar *p = text;
+  guint n = 0;
+
+  while ((p = strstr (p, needle)) != NULL) {
+    n++;
+    p += strlen (needle);
+  }
+  g_free (text);
+  return n;
+}
+
+typedef struct
+{
+  CliChild *child;
+  const gchar *needle;
+  guint n;
+} StderrWait;
+
+static gboolean
+stderr_has (gpointer user_data)
+{
+  StderrWait *w = user_data;
+
+  return cli_child_stderr_count (w->child, w->needle) >= w->n;
+}
+
+gboolean
+cli_child_wait_stderr (CliChild * child, const gchar * needle, guint n,
+    guint timeout_ms)
+{
+  StderrWait w = { child, needle, n };
+
+  return cli_wait_for (stderr_has, &w, timeout_ms);
+}
+
+void
+cli_child_free (CliChild * child)
+{
+  if (child == NULL)
+    return;
+  if (g_subprocess_get_identifier (child->proc)) {
+    g_subprocess_force_exit (child->proc);
+    child_wait (child, 5000);
+  }
+  g_object_unref (child->proc);
+  g_free (child->url);
+  g_free (child->err_path);
+  g_free (child);
+}
+
+/* ---------------------------------------------------------------------- */
+
+guint
+cli_http (const gchar * method, const gchar * url, const gchar * body,
+    gchar ** answer)
+{
+  SoupSession *session = soup_session_new_with_options ("timeout", 10, NULL);
+  SoupMessage *msg = soup_message_new (method, url);
+  GBytes *bytes;
+  guint status;
+
+  fail_unless (msg != NULL, "bad URL %s", url);
+  if (body) {
+    GBytes *b = g_bytes_new (body, strlen (body));
+
+    soup_message_set_request_body_from_bytes (msg, "application/json", b);
+    g_bytes_unref (b);
+  }
+  bytes = soup_session_send_and_read (session, msg, NULL, NULL);
+  status = soup_message_get_status (msg);
+  if (answer)
+    *answer = bytes ? g_strndup (g_bytes_get_data (bytes, NULL),
+        g_bytes_get_size (bytes)) : g_strdup ("");
+  if (bytes)
+    g_bytes_unref (bytes);
+  g_object_unref (msg);
+  g_object_unref (session);
+  return status;
+}
+
+gchar **
+cli_read_lines (const gchar * path)
+{
+  gchar *text = NULL, **lines;
+  gsize len;
+
+  if (!g_file_get_contents (path, &text, &len, NULL))
+    return NULL;
+  /* a last line without its newline is torn: not counted */
+  if (len > 0 && text[len - 1] == '\n')
+    text[len - 1] = '\0';
+  else if (len > 0)
+    *(strrchr (text, '\n') ? strrchr (text, '\n') : text) = '\0';
+  lines = *text ? g_strsplit (text, "\n", -1) : g_new0 (gchar *, 1);
+  g_free (text);
+  return lines;
+}
+
+typedef struct
+{
+  const gchar *path;
+  guint n;
+} LinesWait;
+
+static gboolean
+has_lines (gpointer user_data)
+{
+  LinesWait *w = user_data;
+  gchar **lines = cli_read_lines (w->path);
+  gboolean ok = lines && g_strv_length (lines) >= w->n;
+
+  g_strfreev (lines);
+  return ok;
+}
+
+gboolean
+cli_wait_lines (const gchar * path, guint n, guint timeout_ms)
+{
+  LinesWait w = { path, n };
+
+  return cli_wait_for (has_lines, &w, timeout_ms);
+}

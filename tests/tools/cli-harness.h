@@ -12,6 +12,7 @@
 
 #include <gst/check/gstcheck.h>
 #include <gio/gio.h>
+#include <libsoup/soup.h>
 
 G_BEGIN_DECLS
 
@@ -74,6 +75,45 @@ gchar *cli_delivery_body (const gchar * request_id);
 /* The headers text ("Name: value" lines) of a signed delivery. */
 gchar *cli_delivery_headers (const CliKey * key, const gchar * request_id,
     const gchar * user_id, gint64 timestamp, const gchar * body);
+
+/* A long-running child: the reference service or gst-session webhook
+ * listen. Started with its stdout piped (the first line is its URL, read
+ * with a bound) and its stderr in a file. */
+typedef struct
+{
+  GSubprocess *proc;
+  gchar *url;
+  gchar *err_path;
+} CliChild;
+
+/* build/tools/service/gst-session-service --port 0 @args... */
+CliChild *cli_service_start (const gchar * first_arg, ...)
+    G_GNUC_NULL_TERMINATED;
+/* gst-session @args... (webhook listen ...); @env as cli_run_full() */
+CliChild *cli_listener_start (const gchar * const *env,
+    const gchar * const *args);
+/* SIGTERM and a bounded wait; fails the test unless it exits 0 */
+void cli_child_stop (CliChild * child);
+/* SIGKILL, waited for */
+void cli_child_kill (CliChild * child);
+/* what it wrote on stderr so far (free it) */
+gchar *cli_child_stderr (CliChild * child);
+/* how many times @needle occurs in its stderr */
+guint cli_child_stderr_count (CliChild * child, const gchar * needle);
+/* waits (iterating the context) until its stderr holds @needle @n times */
+gboolean cli_child_wait_stderr (CliChild * child, const gchar * needle,
+    guint n, guint timeout_ms);
+void cli_child_free (CliChild * child);
+
+/* One HTTP request to @url (GET when @body is NULL, else POST of JSON);
+ * returns the status and the answer (free it). */
+guint cli_http (const gchar * method, const gchar * url,
+    const gchar * body, gchar ** answer);
+
+/* Waits until the file at @path has at least @n lines. */
+gboolean cli_wait_lines (const gchar * path, guint n, guint timeout_ms);
+/* The lines of a file (NULL when it cannot be read). */
+gchar **cli_read_lines (const gchar * path);
 
 #define CLI_REQUIRE_KEY(k) G_STMT_START {                                 \
   if ((k) == NULL) {                                                      \

@@ -1,0 +1,458 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * End-to-end tests of gst-session against the reference service (spawned
+ * on 127.0.0.1, port 0, --time-scale 0.01): submit, receive, verify,
+ * store, process; duplicates; a receiver killed between storing and
+ * processing; a receiver down while the service retries; rejections; rate
+ * limits; the API key never shown. Every wait is bounded.
+ */
+
+#include <string.h>
+#include <sqlite3.h>
+#include <json-glib/json-glib.h>
+#include <glib/gstdio.h>
+
+#include "cli-harness.h"
+
+#define WAIT_MS 15000
+
+static CliChild *
+service_start (void)
+{
+  return cli_service_start ("--time-scale", "0.01", NULL);
+}
+
+static gchar *
+jwks_url (CliChild * svc)
+{
+  return g_strconcat (svc->url, "/.well-known/jwks.json", NULL);
+}
+
+/* webhook listen against @svc; @mode and @target: "--jsonl" FILE, ... */
+static CliChild *
+listen_start (CliChild * svc, const gchar * port, const gchar * db,
+    const gchar * mode, const gchar * target)
+{
+  gchar *jwks = jwks_url (svc);
+  const gchar *args[] = { "webhook", "listen", "--port", port, "--jwks-url",
+    jwks, "--api-url", svc->url, "--db", db, mode, target, NULL
+  };
+  CliChild *l = cli_listener_start (NULL, args);
+
+  g_free (jwks);
+  return l;
+}
+
+static gchar *
+webhook_url (CliChild * listener)
+{
+  return g_strconcat (listener->url, "/hook", NULL);
+}
+
+/* gst-session --json submit; returns the request id */
+static gchar *
+submit (CliChild * svc, const gchar * app, const gchar * webhook,
+    const gchar * data)
+{
+  gchar *queue = g_strconcat (svc->url, "/queue", NULL);
+  CliRun *run = cli_run ("--json", "submit", "--queue-url", queue, app,
+      "--webhook", webhook, "--data", data, NULL);
+  JsonParser *parser = json_parser_new ();
+  JsonObject *o;
+  gchar *id;
+
+  fail_unless_equals_int (run->status, 0);
+  fail_unless (json_parser_load_from_data (parser, run->out, -1, NULL),
+      "%s", run->out);
+  o = json_node_get_object (json_parser_get_root (parser));
+  id = g_strdup (json_object_get_string_member (o, "request_id"));
+  fail_unless_equals_string (id, json_object_get_string_member (o,
+          "gateway_request_id"));
+  g_object_unref (parser);
+  cli_run_free (run);
+  g_free (queue);
+  return id;
+}
+
+static gboolean
+wait_processed (CliChild * listener, const gchar * id)
+{
+  gchar *needle = g_strconcat ("processed ", id, NULL);
+  gboolean ok = cli_child_wait_stderr (listener, needle, 1, WAIT_MS);
+
+  g_free (needle);
+  return ok;
+}
+
+/* rows of the listener's database: how many with @id, how many of them
+ * processed */
+static void
+db_row (const gchar * db_path, const gchar * id, gint * rows, gint * processed)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+
+  *rows = *processed = 0;
+  fail_unless (sqlite3_open_v2 (db_path, &db, SQLITE_OPEN_READONLY, NULL) ==
+      SQLITE_OK);
+  sqlite3_busy_timeout (db, 5000);
+  fail_unless (sqlite3_prepare_v2 (db, "SELECT COUNT(*), "
+          "COALESCE(SUM(processed), 0) FROM deliveries WHERE request_id = ?",
+          -1, &stmt, NULL) == SQLITE_OK);
+  sqlite3_bind_text (stmt, 1, id, -1, SQLITE_STATIC);
+  fail_unless (sqlite3_step (stmt) == SQLITE_ROW);
+  *rows = sqlite3_column_int (stmt, 0);
+  *processed = sqlite3_column_int (stmt, 1);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+}
+
+static JsonObject *
+parse_object (const gchar * text, JsonParser ** parser)
+{
+  *parser = json_parser_new ();
+  fail_unless (json_parser_load_from_data (*parser, text, -1, NULL), "%s",
+      text);
+  fail_unless (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (*parser)));
+  return json_node_get_object (json_parser_get_root (*parser));
+}
+
+/* The service's record of the deliveries of @id: how many deliveries, how
+ * many delivered, how many attempts in all and how many failed. */
+static void
+service_deliveries (CliChild * svc, const gchar * id, guint * n,
+    guint * delivered, guint * attempts, guint * failed)
+{
+  gchar *url = g_strconcat (svc->url, "/admin/deliveries", NULL), *text;
+  JsonParser *parser;
+  JsonArray *all;
+  guint i, j;
+
+  *n = *delivered = *attempts = *failed = 0;
+  fail_unless_equals_int (cli_http ("GET", url, NULL, &text), 200);
+  all = json_object_get_array_member (parse_object (text, &parser),
+      "deliveries");
+  for (i = 0; i < json_array_get_length (all); i++) {
+    JsonObject *d = json_array_get_object_element (all, i);
+    JsonArray *tries = json_object_get_array_member (d, "attempts");
+
+    if (g_strcmp0 (json_object_get_string_member (d, "request_id"), id))
+      continue;
+    (*n)++;
+    if (g_str_equal (json_object_get_string_member (d, "state"), "delivered"))
+      (*delivered)++;
+    for (j = 0; j < json_array_get_length (tries); j++) {
+      gint64 status = json_object_get_int_member
+          (json_array_get_object_element (tries, j), "status");
+
+      (*attempts)++;
+      if (status < 200 || status > 299)
+        (*failed)++;
+    }
+  }
+  g_object_unref (parser);
+  g_free (text);
+  g_free (url);
+}
+
+typedef struct
+{
+  CliChild *svc;
+  const gchar *id;
+  guint deliveries;
+  guint delivered;
+  guint failed;
+} DeliveryWait;
+
+static gboolean
+deliveries_reached (gpointer user_data)
+{
+  DeliveryWait *w = user_data;
+  guint n, delivered, attempts, failed;
+
+  service_deliveries (w->svc, w->id, &n, &delivered, &attempts, &failed);
+  return n >= w->deliveries && delivered >= w->delivered && failed >= w->failed;
+}
+
+static gboolean
+wait_deliveries (CliChild * svc, const gchar * id, guint deliveries,
+    guint delivered, guint failed)
+{
+  DeliveryWait w = { svc, id, deliveries, delivered, failed };
+
+  return cli_wait_for (deliveries_reached, &w, WAIT_MS);
+}
+
+static gboolean
+file_exists (gpointer user_data)
+{
+  return g_file_test (user_data, G_FILE_TEST_EXISTS);
+}
+
+/* ---------------------------------------------------------------------- */
+
+GST_START_TEST (test_submit_receive_process)
+{
+  CliChild *svc = service_start (), *l;
+  gchar *db = cli_tmp_path ("e2e1.db"), *out = cli_tmp_path ("e2e1.jsonl");
+  gchar *hook, *id_upper, *id_fail, *jwks, **lines;
+  gint rows, processed;
+  guint i;
+
+  /* a torn line from an earlier crash is cut at start */
+  fail_unless (g_file_set_contents (out, "{\"request_id\": \"tor", -1, NULL));
+  l = listen_start (svc, "0", db, "--jsonl", out);
+  fail_unless (cli_child_wait_stderr (l, "torn line", 1, WAIT_MS));
+  hook = webhook_url (l);
+  id_upper = submit (svc, "reference/upper", hook, "{\"text\": \"hello\"}");
+  id_fail = submit (svc, "reference/fail", hook, "{\"type\": "
+      "\"image_too_small\", \"field\": \"image_url\"}");
+  fail_unless (wait_processed (l, id_upper));
+  fail_unless (wait_processed (l, id_fail));
+  fail_unless (cli_wait_lines (out, 2, WAIT_MS));
+
+  lines = cli_read_lines (out);
+  fail_unless_equals_int (g_strv_length (lines), 2);
+  jwks = jwks_url (svc);
+  for (i = 0; i < 2; i++) {
+    JsonParser *parser, *body_parser;
+    JsonObject *rec = parse_object (lines[i], &parser), *body;
+    const gchar *id = json_object_get_string_member (rec, "request_id");
+    gchar *headers_path = cli_tmp_path ("rec.headers");
+    gchar *body_path = cli_tmp_path ("rec.body");
+    gchar *headers;
+    CliRun *run;
+
+    body = parse_object (json_object_get_string_member (rec, "body"),
+        &body_parser);
+    fail_unless_equals_string (json_object_get_string_member (body,
+            "request_id"), id);
+    if (g_str_equal (id, id_upper)) {
+      fail_unless_equals_string (json_object_get_string_member (rec,
+              "status"), "OK");
+      fail_unless_equals_string (json_object_get_string_member
+          (json_object_get_object_member (body, "payload"), "text"), "HELLO");
+    } else {
+      fail_unless_equals_string (id, id_fail);
+      fail_unless_equals_string (json_object_get_string_member (rec,
+              "status"), "ERROR");
+    }
+    /* the record is enough to verify the delivery offline */
+    headers = json_to_string (json_object_get_member (rec, "headers"), FALSE);
+    fail_unless (g_file_set_contents (headers_path, headers, -1, NULL));
+    fail_unless (g_file_set_contents (body_path,
+            json_object_get_string_member (rec, "body"), -1, NULL));
+    run = cli_run ("webhook", "verify", "--headers", headers_path, "--body",
+        body_path, "--jwks-url", jwks, NULL);
+    fail_unless_equals_int (run->status, 0);
+    fail_unless (g_str_has_prefix (run->out, "VALID"), "%s", run->out);
+    cli_run_free (run);
+    db_row (db, id, &rows, &processed);
+    fail_unless_equals_int (rows, 1);
+    fail_unless_equals_int (processed, 1);
+    g_free (headers);
+    g_free (headers_path);
+    g_free (body_path);
+    g_object_unref (body_parser);
+    g_object_unref (parser);
+  }
+  g_strfreev (lines);
+
+  cli_child_stop (l);
+  cli_child_free (l);
+  cli_child_stop (svc);
+  cli_child_free (svc);
+  g_free (jwks);
+  g_free (hook);
+  g_free (id_upper);
+  g_free (id_fail);
+  g_free (db);
+  g_free (out);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_duplicate_processed_once)
+{
+  CliChild *svc = service_start (), *l;
+  gchar *db = cli_tmp_path ("e2e2.db"), *copy = cli_tmp_path ("e2e2.copy");
+  gchar *mark = cli_tmp_path ("e2e2.mark"), *cmd, *hook, *id, *url, *body;
+  gchar *dup, **lines;
+  gint rows, processed;
+
+  /* the first run fails: the delivery is retried (1 s later) */
+  cmd = g_strdup_printf ("sh -c 'if [ ! -e %s ]; then touch %s; exit 1; fi; "
+      "cat >> %s; echo >> %s'", mark, mark, copy, copy);
+  l = listen_start (svc, "0", db, "--exec", cmd);
+  hook = webhook_url (l);
+  id = submit (svc, "reference/echo", hook, "{\"n\": 1}");
+  fail_unless (wait_processed (l, id));
+  fail_unless_equals_int (cli_child_stderr_count (l, "process-failed"), 1);
+
+  /* the service delivers the same request again */
+  url = g_strconcat (svc->url, "/admin/redeliver", NULL);
+  body = g_strdup_printf ("{\"request_id\": \"%s\"}", id);
+  fail_unless_equals_int (cli_http ("POST", url, body, NULL), 200);
+  dup = g_strconcat ("duplicate ", id, NULL);
+  fail_unless (cli_child_wait_stderr (l, dup, 1, WAIT_MS));
+  fail_unless (wait_deliveries (svc, id, 2, 2, 0));
+
+  lines = cli_read_lines (copy);
+  fail_unless (lines != NULL);
+  fail_unless_equals_int (g_strv_length (lines), 1);
+  fail_unless (strstr (lines[0], id) != NULL);
+  fail_unless (strstr (lines[0], "\"payload\":{\"n\":1}") != NULL ||
+      strstr (lines[0], "\"n\": 1") != NULL, "%s", lines[0]);
+  g_strfreev (lines);
+  db_row (db, id, &rows, &processed);
+  fail_unless_equals_int (rows, 1);
+  fail_unless_equals_int (processed, 1);
+  g_free (dup);
+  dup = g_strconcat ("processed ", id, NULL);
+  fail_unless_equals_int (cli_child_stderr_count (l, dup), 1);
+
+  cli_child_stop (l);
+  cli_child_free (l);
+  cli_child_stop (svc);
+  cli_child_free (svc);
+  g_free (dup);
+  g_free (url);
+  g_free (body);
+  g_free (id);
+  g_free (hook);
+  g_free (cmd);
+  g_free (mark);
+  g_free (copy);
+  g_free (db);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_kill9_between_store_and_process)
+{
+  CliChild *svc = service_start (), *l;
+  gchar *db = cli_tmp_path ("e2e3.db"), *copy = cli_tmp_path ("e2e3.copy");
+  gchar *started = cli_tmp_path ("e2e3.started");
+  gchar *flag = cli_tmp_path ("e2e3.flag"), *cmd, *hook, *id, **lines;
+  gint rows, processed;
+  guint n, delivered, attempts, failed;
+
+  cmd = g_strdup_printf ("sh -c 'touch %s; while [ ! -e %s ]; do sleep 0.05; "
+      "done; cat >> %s; echo >> %s'", started, flag, copy, copy);
+  l = listen_start (svc, "0", db, "--exec", cmd);
+  hook = webhook_url (l);
+  id = submit (svc, "reference/echo", hook, "{\"crash\": true}");
+  /* stored, answered 2xx, processing under way */
+  fail_unless (cli_wait_for (file_exists, started, WAIT_MS));
+  fail_unless (wait_deliveries (svc, id, 1, 1, 0));
+  db_row (db, id, &rows, &processed);
+  fail_unless_equals_int (rows, 1);
+  fail_unless_equals_int (processed, 0);
+
+  cli_child_kill (l);
+  cli_child_free (l);
+  g_unlink (started);
+  l = listen_start (svc, "0", db, "--exec", cmd);
+  fail_unless (cli_child_wait_stderr (l, "recovering", 1, WAIT_MS));
+  /* the command runs again (the first one died with the listener) */
+  fail_unless (cli_wait_for (file_exists, started, WAIT_MS));
+  fail_unless (g_file_set_contents (flag, "", -1, NULL));
+  fail_unless (wait_processed (l, id));
+  cli_child_stop (l);
+  cli_child_free (l);
+
+  lines = cli_read_lines (copy);
+  fail_unless_equals_int (g_strv_length (lines), 1);
+  fail_unless (strstr (lines[0], id) != NULL);
+  g_strfreev (lines);
+  db_row (db, id, &rows, &processed);
+  fail_unless_equals_int (processed, 1);
+  /* once more: nothing left to process */
+  l = listen_start (svc, "0", db, "--exec", cmd);
+  g_usleep (300 * 1000);
+  cli_child_stop (l);
+  fail_unless_equals_int (cli_child_stderr_count (l, "recovering"), 0);
+  fail_unless_equals_int (cli_child_stderr_count (l, "processed"), 0);
+  cli_child_free (l);
+  lines = cli_read_lines (copy);
+  fail_unless_equals_int (g_strv_length (lines), 1);
+  g_strfreev (lines);
+  /* the service delivered once */
+  service_deliveries (svc, id, &n, &delivered, &attempts, &failed);
+  fail_unless_equals_int (n, 1);
+  fail_unless_equals_int (attempts, 1);
+
+  cli_child_stop (svc);
+  cli_child_free (svc);
+  g_free (id);
+  g_free (hook);
+  g_free (cmd);
+  g_free (flag);
+  g_free (started);
+  g_free (copy);
+  g_free (db);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_receiver_down_gets_retry)
+{
+  CliChild *svc = service_start (), *l;
+  gchar *db = cli_tmp_path ("e2e4.db"), *out = cli_tmp_path ("e2e4.jsonl");
+  gchar *hook, *id, *port, **lines;
+  guint n, delivered, attempts, failed;
+
+  l = listen_start (svc, "0", db, "--jsonl", out);
+  hook = webhook_url (l);
+  port = g_strdup (strrchr (l->url, ':') + 1);
+  cli_child_stop (l);
+  cli_child_free (l);
+
+  /* nobody listens: the attempts fail and are retried (50 ms, 100 ms, ...
+   * at --time-scale 0.01) */
+  id = submit (svc, "reference/echo", hook, "{\"late\": true}");
+  fail_unless (wait_deliveries (svc, id, 1, 0, 3));
+  l = listen_start (svc, port, db, "--jsonl", out);
+  fail_unless (wait_processed (l, id));
+  fail_unless (wait_deliveries (svc, id, 1, 1, 3));
+  service_deliveries (svc, id, &n, &delivered, &attempts, &failed);
+  fail_unless_equals_int (n, 1);
+  fail_unless (attempts == failed + 1, "%u attempts, %u failed", attempts,
+      failed);
+  lines = cli_read_lines (out);
+  fail_unless_equals_int (g_strv_length (lines), 1);
+  fail_unless (strstr (lines[0], id) != NULL);
+  g_strfreev (lines);
+
+  cli_child_stop (l);
+  cli_child_free (l);
+  cli_child_stop (svc);
+  cli_child_free (svc);
+  g_free (port);
+  g_free (id);
+  g_free (hook);
+  g_free (out);
+  g_free (db);
+}
+
+GST_END_TEST;
+
+static Suite *
+cli_e2e_suite (void)
+{
+  Suite *s = suite_create ("gst-session-cli-e2e");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 120);
+  tcase_add_test (tc, test_submit_receive_process);
+  tcase_add_test (tc, test_duplicate_processed_once);
+  tcase_add_test (tc, test_kill9_between_store_and_process);
+  tcase_add_test (tc, test_receiver_down_gets_retry);
+  tcase_add_checked_fixture (tc, NULL, cli_tmp_cleanup);
+  return s;
+}
+
+GST_CHECK_MAIN (cli_e2e);

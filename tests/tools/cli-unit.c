@@ -424,6 +424,163 @@ GST_START_TEST (test_verify_header_forms)
 
 GST_END_TEST;
 
+/* ---------------------------------------------------------------------- */
+/* webhook listen: arguments and local failures                           */
+
+GST_START_TEST (test_listen_usage)
+{
+  gchar *db = cli_tmp_path ("usage.db"), *out = cli_tmp_path ("usage.jsonl");
+  const gchar *jwks = "http://127.0.0.1:1/jwks.json";
+
+  expect_status (cli_run ("webhook", "listen", "--jwks-url", jwks, "--db",
+          db, "--jsonl", out, NULL), 2, "--port");
+  expect_status (cli_run ("webhook", "listen", "--port", "0", "--db", db,
+          "--jsonl", out, NULL), 2, "--jwks-url");
+  expect_status (cli_run ("webhook", "listen", "--port", "0", "--jwks-url",
+          "ftp://127.0.0.1/k", "--db", db, "--jsonl", out, NULL), 2,
+      "--jwks-url");
+  expect_status (cli_run ("webhook", "listen", "--port", "0", "--jwks-url",
+          jwks, "--jsonl", out, NULL), 2, "--db");
+  expect_status (cli_run ("webhook", "listen", "--port", "0", "--jwks-url",
+          jwks, "--db", db, NULL), 2, "one of --exec, --jsonl or --dir");
+  expect_status (cli_run ("webhook", "listen", "--port", "0", "--jwks-url",
+          jwks, "--db", db, "--jsonl", out, "--dir", out, NULL), 2, "one of");
+  expect_status (cli_run ("webhook", "listen", "--port", "0", "--jwks-url",
+          jwks, "--db", db, "--jsonl", out, "--keep-ids", "7499", NULL), 2,
+      "at least 7500");
+  expect_status (cli_run ("webhook", "listen", "--port", "0", "--jwks-url",
+          jwks, "--db", db, "--jsonl", out, "--max-body", "0", NULL), 2,
+      "--max-body");
+  expect_status (cli_run ("webhook", "listen", "--port", "0", "--jwks-url",
+          jwks, "--db", db, "--exec", "'unterminated", NULL), 2, "--exec");
+  expect_status (cli_run ("webhook", "listen", "--port", "0", "--jwks-url",
+          jwks, "--db", db, "--jsonl", out, "--host", "example.org", NULL),
+      2, "not an IP address");
+  g_free (db);
+  g_free (out);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_listen_local_failures)
+{
+  gchar *db = cli_tmp_path ("busy.db"), *out = cli_tmp_path ("busy.jsonl");
+  gchar *other = cli_tmp_path ("other.db"), *port;
+  gchar *missing = cli_tmp_path ("no/such/dir/x.db");
+  const gchar *jwks = "http://127.0.0.1:1/jwks.json";
+  const gchar *args[] = { "webhook", "listen", "--port", "0", "--jwks-url",
+    jwks, "--db", db, "--jsonl", out, NULL
+  };
+  CliChild *l = cli_listener_start (NULL, args);
+
+  /* the database is held by a running listener */
+  expect_status (cli_run ("webhook", "listen", "--port", "0", "--jwks-url",
+          jwks, "--db", db, "--jsonl", out, NULL), 6, "in use");
+  /* the port is taken */
+  port = g_strdup (strrchr (l->url, ':') + 1);
+  expect_status (cli_run ("webhook", "listen", "--port", port, "--jwks-url",
+          jwks, "--db", other, "--jsonl", out, NULL), 6, NULL);
+  expect_status (cli_run ("webhook", "listen", "--port", "0", "--jwks-url",
+          jwks, "--db", missing, "--jsonl", out, NULL), 6, NULL);
+  expect_status (cli_run ("webhook", "listen", "--port", "0", "--jwks-url",
+          jwks, "--db", other, "--jsonl", missing, NULL), 6, NULL);
+  cli_child_stop (l);
+  cli_child_free (l);
+  g_free (port);
+  g_free (missing);
+  g_free (other);
+  g_free (out);
+  g_free (db);
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------------- */
+/* the API key out of sight; a service that never answers                 */
+
+typedef struct
+{
+  gboolean done;
+} Done;
+
+static void
+on_exited (GObject * source, GAsyncResult * res, gpointer user_data)
+{
+  g_subprocess_wait_finish (G_SUBPROCESS (source), res, NULL);
+  ((Done *) user_data)->done = TRUE;
+}
+
+static gboolean
+is_done (gpointer user_data)
+{
+  return ((Done *) user_data)->done;
+}
+
+GST_START_TEST (test_api_key_hidden_and_timeout)
+{
+  GSocket *sock = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM,
+      G_SOCKET_PROTOCOL_TCP, NULL);
+  GInetAddress *lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  GSocketAddress *addr = g_inet_socket_address_new (lo, 0), *bound;
+  gchar *url, *bin = cli_binary (), *cmdline = NULL, *path, *out, *err;
+  GSubprocess *proc;
+  GInputStream *stream;
+  gsize len = 0;
+  Done done = { FALSE };
+  gchar buf[4096];
+  gssize n;
+
+  /* a service that accepts connections and never answers */
+  fail_unless (g_socket_bind (sock, addr, TRUE, NULL));
+  fail_unless (g_socket_listen (sock, NULL));
+  bound = g_socket_get_local_address (sock, NULL);
+  url = g_strdup_printf ("http://127.0.0.1:%u", g_inet_socket_address_get_port
+      (G_INET_SOCKET_ADDRESS (bound)));
+
+  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+      G_SUBPROCESS_FLAGS_STDERR_MERGE, NULL, bin, "--timeout", "1500",
+      "runners", "get", "runner-1", "--api-url", url, "--api-key",
+      "SEKRIT-on-the-command-line", NULL);
+  fail_unless (proc != NULL);
+  g_usleep (300 * 1000);
+  /* what ps shows */
+  path = g_strdup_printf ("/proc/%s/cmdline", g_subprocess_get_identifier
+      (proc));
+  fail_unless (g_file_get_contents (path, &cmdline, &len, NULL));
+  fail_unless (len > 0);
+  for (n = 0; n < (gssize) len; n++)
+    if (cmdline[n] == '\0')
+      cmdline[n] = ' ';
+  fail_if (g_strstr_len (cmdline, len, "SEKRIT") != NULL,
+      "the key is visible in %s", path);
+  fail_unless (g_strstr_len (cmdline, len, "--api-key xxxxxxxx") != NULL,
+      "%.*s", (gint) len, cmdline);
+
+  g_subprocess_wait_async (proc, NULL, on_exited, &done);
+  fail_unless (cli_wait_for (is_done, &done, 15000));
+  /* no answer within --timeout: transient */
+  fail_unless_equals_int (g_subprocess_get_exit_status (proc), 5);
+  stream = g_subprocess_get_stdout_pipe (proc);
+  n = g_input_stream_read (stream, buf, sizeof (buf) - 1, NULL, NULL);
+  buf[MAX (n, 0)] = '\0';
+  out = buf;
+  err = strstr (out, "1500 ms");
+  fail_unless (err != NULL, "%s", out);
+  fail_if (strstr (out, "SEKRIT") != NULL);
+
+  g_object_unref (proc);
+  g_free (path);
+  g_free (cmdline);
+  g_free (url);
+  g_free (bin);
+  g_object_unref (bound);
+  g_object_unref (addr);
+  g_object_unref (lo);
+  g_object_unref (sock);
+}
+
+GST_END_TEST;
+
 static Suite *
 cli_unit_suite (void)
 {
@@ -438,6 +595,9 @@ cli_unit_suite (void)
   tcase_add_test (tc, test_usage_errors);
   tcase_add_test (tc, test_verify_captured);
   tcase_add_test (tc, test_verify_header_forms);
+  tcase_add_test (tc, test_listen_usage);
+  tcase_add_test (tc, test_listen_local_failures);
+  tcase_add_test (tc, test_api_key_hidden_and_timeout);
   tcase_add_checked_fixture (tc, NULL, cli_tmp_cleanup);
   return s;
 }

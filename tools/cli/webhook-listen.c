@@ -496,6 +496,7 @@ cli_webhook_listen (CliGlobal * global, gint argc, gchar ** argv)
   gchar *host = NULL, *jwks_url = NULL, *api_url = NULL, *db = NULL;
   gchar *exec = NULL, *jsonl = NULL, *dir = NULL, *url = NULL;
   gint port = -1, exec_timeout = DEFAULT_EXEC_TIMEOUT;
+  gint refetch_cooldown = GST_SESSION_WEBHOOK_REFETCH_COOLDOWN;
   gint64 max_body = GST_SESSION_WEBHOOK_MAX_BODY;
   gint64 keep_ids = DEFAULT_KEEP_IDS, pending;
   Listener l = { global };
@@ -526,6 +527,9 @@ cli_webhook_listen (CliGlobal * global, gint argc, gchar ** argv)
     {"keep-ids", 0, 0, G_OPTION_ARG_INT64, &keep_ids,
         "How long processed request ids are remembered, in seconds "
           "(default 259200 = 72 h; at least 7500)", "SECONDS"},
+    {"refetch-cooldown", 0, 0, G_OPTION_ARG_INT, &refetch_cooldown,
+        "Shortest time between two key set fetches caused by deliveries "
+          "no cached key verifies, in seconds (default 60)", "SECONDS"},
     {"exec-timeout", 0, 0, G_OPTION_ARG_INT, &exec_timeout,
         "Longest run of the --exec command, in seconds (default 600; 0: "
           "no limit)", "SECONDS"},
@@ -563,6 +567,9 @@ cli_webhook_listen (CliGlobal * global, gint argc, gchar ** argv)
   else if (keep_ids < MIN_KEEP_IDS)
     ret = cli_fail (global, CLI_EXIT_USAGE, "--keep-ids must be at least %d "
         "s (2 hours of retries plus the 300 s leeway)", MIN_KEEP_IDS);
+  else if (refetch_cooldown < 0)
+    ret = cli_fail (global, CLI_EXIT_USAGE, "--refetch-cooldown cannot be "
+        "negative");
   else if (exec_timeout < 0)
     ret = cli_fail (global, CLI_EXIT_USAGE, "--exec-timeout cannot be "
         "negative");
@@ -588,7 +595,8 @@ cli_webhook_listen (CliGlobal * global, gint argc, gchar ** argv)
     goto out;
   }
   l.verifier = gst_session_webhook_verifier_new (jwks_url);
-  g_object_set (l.verifier, "max-body-size", (guint) max_body, NULL);
+  g_object_set (l.verifier, "max-body-size", (guint) max_body,
+      "refetch-cooldown", (guint) refetch_cooldown, NULL);
   if (api_url) {
     g_object_set (l.verifier, "api-url", api_url, NULL);
     l.check_source = TRUE;

@@ -332,12 +332,42 @@ GST_START_TEST (test_duplicate_processed_once)
 
 GST_END_TEST;
 
+GST_START_TEST (test_exec_timeout)
+{
+  CliChild *svc = service_start (), *l;
+  gchar *db = cli_tmp_path ("e2e7.db"), *jwks = jwks_url (svc), *hook, *id;
+  const gchar *args[] = { "webhook", "listen", "--port", "0", "--jwks-url",
+    jwks, "--db", db, "--exec", "sleep 30", "--exec-timeout", "1", NULL
+  };
+  gint rows, processed;
+
+  l = cli_listener_start (NULL, args);
+  hook = webhook_url (l);
+  id = submit (svc, "reference/echo", hook, "{}");
+  fail_unless (cli_child_wait_stderr (l, "did not finish within 1 s", 1,
+          WAIT_MS));
+  db_row (db, id, &rows, &processed);
+  fail_unless_equals_int (rows, 1);
+  fail_unless_equals_int (processed, 0);
+  cli_child_stop (l);
+  cli_child_free (l);
+  cli_child_stop (svc);
+  cli_child_free (svc);
+  g_free (id);
+  g_free (hook);
+  g_free (jwks);
+  g_free (db);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_kill9_between_store_and_process)
 {
   CliChild *svc = service_start (), *l;
   gchar *db = cli_tmp_path ("e2e3.db"), *copy = cli_tmp_path ("e2e3.copy");
   gchar *started = cli_tmp_path ("e2e3.started");
   gchar *flag = cli_tmp_path ("e2e3.flag"), *cmd, *hook, *id, **lines;
+  gchar *needle = NULL;
   gint rows, processed;
   guint n, delivered, attempts, failed;
 
@@ -359,6 +389,18 @@ GST_START_TEST (test_kill9_between_store_and_process)
   l = listen_start (svc, "0", db, "--exec", cmd);
   fail_unless (cli_child_wait_stderr (l, "recovering", 1, WAIT_MS));
   /* the command runs again (the first one died with the listener) */
+  fail_unless (cli_wait_for (file_exists, started, WAIT_MS));
+  /* a clean stop meanwhile: the command is ended, the delivery stays */
+  cli_child_stop (l);
+  g_free (needle);
+  needle = g_strconcat ("interrupted ", id, NULL);
+  fail_unless_equals_int (cli_child_stderr_count (l, needle), 1);
+  cli_child_free (l);
+  db_row (db, id, &rows, &processed);
+  fail_unless_equals_int (processed, 0);
+  g_unlink (started);
+  l = listen_start (svc, "0", db, "--exec", cmd);
+  fail_unless (cli_child_wait_stderr (l, "recovering", 1, WAIT_MS));
   fail_unless (cli_wait_for (file_exists, started, WAIT_MS));
   fail_unless (g_file_set_contents (flag, "", -1, NULL));
   fail_unless (wait_processed (l, id));
@@ -391,6 +433,7 @@ GST_START_TEST (test_kill9_between_store_and_process)
   g_free (id);
   g_free (hook);
   g_free (cmd);
+  g_free (needle);
   g_free (flag);
   g_free (started);
   g_free (copy);
@@ -802,6 +845,7 @@ cli_e2e_suite (void)
   tcase_add_test (tc, test_submit_receive_process);
   tcase_add_test (tc, test_duplicate_processed_once);
   tcase_add_test (tc, test_kill9_between_store_and_process);
+  tcase_add_test (tc, test_exec_timeout);
   tcase_add_test (tc, test_receiver_down_gets_retry);
   tcase_add_test (tc, test_rejections);
   tcase_add_test (tc, test_dir_and_offline_verify);

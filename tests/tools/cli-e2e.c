@@ -756,6 +756,10 @@ GST_START_TEST (test_api_key_never_printed)
     "reference/echo", "--webhook", "http://127.0.0.1:9/hook", "--api-key",
     "WRONG-key-4567", NULL
   };
+  const gchar *submit_422[] = { "submit", "--queue-url", queue,
+    "reference/upper", "--webhook", "http://127.0.0.1:9/hook", "--data",
+    "{\"text\": \"\"}", NULL
+  };
   CliRun *run;
 
   run = cli_run_full (good, NULL, 30, list);
@@ -782,6 +786,13 @@ GST_START_TEST (test_api_key_never_printed)
   run = cli_run_full (NULL, NULL, 30, submit_wrong);
   fail_unless_equals_int (run->status, 3);
   assert_no_key (run, "WRONG-key-4567");
+  cli_run_free (run);
+  /* a model-level refusal with ctx, the key set (the library scrubs the
+   * ctx too, which needs GStreamer initialised) */
+  run = cli_run_full (good, NULL, 30, submit_422);
+  fail_unless_equals_int (run->status, 3);
+  fail_unless (strstr (run->err, "sequence_too_short") != NULL, "%s", run->err);
+  assert_no_key (run, "SEKRIT-key-0123");
   cli_run_free (run);
 
   /* the listener's command does not inherit the key */

@@ -157,6 +157,7 @@ main (int argc, char **argv)
   CliGlobal global = { FALSE, -1, NULL };
   GPtrArray *args = g_ptr_array_new ();
   const gchar *env_key;
+  GError *error = NULL;
   gint i, ret;
 
   setlocale (LC_ALL, "");
@@ -178,6 +179,14 @@ main (int argc, char **argv)
     goto out;
   }
   g_ptr_array_add (args, NULL);
+  /* the library's GstStructures (ctx of error items) need GStreamer's
+   * type system; GStreamer's own options are not taken */
+  if (!gst_init_check (NULL, NULL, &error)) {
+    ret = cli_fail (&global, CLI_EXIT_INTERNAL, "cannot initialise "
+        "GStreamer: %s", error ? error->message : "?");
+    g_clear_error (&error);
+    goto out;
+  }
   gst_session_init ();
   ret = dispatch (&global, args->len - 1, (gchar **) args->pdata);
 

@@ -157,8 +157,17 @@ early_handler (SoupServer * server, SoupServerMessage * msg,
   Listener *l = user_data;
   SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
 
-  if (g_strcmp0 (soup_server_message_get_method (msg), "POST") != 0)
+  if (g_strcmp0 (soup_server_message_get_method (msg), "POST") != 0) {
+    /* answered before any body is read (GET /healthz aside) */
+    if (g_strcmp0 (soup_server_message_get_method (msg), "GET") != 0 ||
+        g_strcmp0 (path, "/healthz") != 0) {
+      soup_message_headers_replace (soup_server_message_get_response_headers
+          (msg), "Allow", "POST");
+      respond (msg, SOUP_STATUS_METHOD_NOT_ALLOWED, "detail",
+          "webhook deliveries are POSTed");
+    }
     return;
+  }
   if (soup_message_headers_get_encoding (headers) ==
       SOUP_ENCODING_CONTENT_LENGTH &&
       soup_message_headers_get_content_length (headers) > l->max_body) {

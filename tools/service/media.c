@@ -425,7 +425,10 @@ feeder_next_position (SvcFeeder * feeder, guint64 * position)
     }
     time = feeder_time (feeder, feeder->next);
     if (GST_CLOCK_TIME_IS_VALID (from) && time >= from && time < until) {
-      feeder->next = feeder_position (feeder, until);
+      /* resume exactly where the late chunk starts, not on the next audio
+       * block: its first samples (the sync click) must not be cut */
+      feeder->next = gst_util_uint64_scale_ceil (until, feeder_units (feeder),
+          GST_SECOND);
       continue;
     }
     *position = feeder->next;

@@ -608,9 +608,10 @@ svc_webhooks_new (const SvcConfig * config, GError ** error)
     return NULL;
   }
   g_queue_init (&hooks->deliveries);
+  /* no proxy: deliveries go straight to the receiver (often loopback) */
   hooks->session = soup_session_new_with_options ("user-agent",
       "gst-session-service/" PACKAGE_VERSION " webhooks",
-      "max-conns", 256, "max-conns-per-host", 64, NULL);
+      "max-conns", 256, "max-conns-per-host", 64, "proxy-resolver", NULL, NULL);
   if (config->webhook_key_rotate > 0)
     hooks->rotate_timer = g_timeout_add ((guint) (config->webhook_key_rotate *
             1000.0 + 0.5), on_rotate_timer, hooks);

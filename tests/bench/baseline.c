@@ -69,10 +69,12 @@ static GstPadProbeReturn
 frame_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
 {
   BaselineClient *c = data;
+  gdouble now = bench_now_ms ();
 
   g_mutex_lock (&c->lock);
   if (c->frames++ == 0)
-    c->times.first_frame = bench_now_ms ();
+    c->times.first_frame = now;
+  c->times.last_frame = now;
   g_cond_broadcast (&c->cond);
   g_mutex_unlock (&c->lock);
   return GST_PAD_PROBE_OK;

@@ -30,6 +30,7 @@ typedef struct
   gdouble channel;              /* data channel open */
   gdouble first_rtp;            /* first RTP buffer out of webrtcbin */
   gdouble first_frame;          /* first decoded frame at the sink */
+  gdouble last_frame;           /* the latest frame at the sink */
 } BaselineTimes;
 
 typedef struct _BaselineClient BaselineClient;

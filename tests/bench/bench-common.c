@@ -9,6 +9,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench-common.h"
@@ -215,6 +216,15 @@ gdouble
 bench_now_ms (void)
 {
   return g_get_monotonic_time () / 1000.0;
+}
+
+gdouble
+bench_thread_cpu_ms (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 gdouble

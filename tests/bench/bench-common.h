@@ -55,6 +55,9 @@ gchar *bench_service_get (BenchService * svc, const gchar * path);
 
 /* monotonic time in ms (the clock of g_get_monotonic_time ()) */
 gdouble bench_now_ms (void);
+/* CPU time of the calling thread in ms: rates of CPU-bound loops per
+ * CPU second are not skewed by other processes taking the cores */
+gdouble bench_thread_cpu_ms (void);
 /* CPU time (user + system) of this process, in seconds */
 gdouble bench_self_cpu (void);
 /* CPU time (user + system) of process @pid from /proc, in seconds */

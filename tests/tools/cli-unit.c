@@ -11,6 +11,8 @@
 #include <glib/gstdio.h>
 
 #include "cli-harness.h"
+#include "cli.h"
+#include "process.h"
 #include "store.h"
 
 /* ---------------------------------------------------------------------- */
@@ -581,6 +583,248 @@ GST_START_TEST (test_api_key_hidden_and_timeout)
 
 GST_END_TEST;
 
+/* ---------------------------------------------------------------------- */
+/* headers, file names and the processors                                 */
+
+GST_START_TEST (test_headers_text)
+{
+  const gchar text[] = "POST /hook HTTP/1.1\r\nHost: x\r\nX-A:  1 \r\n"
+      "\r\nX-A: 2\n";
+  SoupMessageHeaders *h;
+  GError *error = NULL;
+  gchar *back;
+
+  h = cli_headers_parse (text, strlen (text), &error);
+  fail_unless (h != NULL);
+  fail_unless_equals_string (soup_message_headers_get_one (h, "host"), "x");
+  fail_unless_equals_string (soup_message_headers_get_list (h, "X-A"), "1, 2");
+  back = cli_headers_to_text (h);
+  fail_unless_equals_string (back, "Host: x\nX-A: 1\nX-A: 2\n");
+  g_free (back);
+  soup_message_headers_unref (h);
+
+  h = cli_headers_parse ("{\"X-B\": \"3\"}", 12, &error);
+  fail_unless_equals_string (soup_message_headers_get_one (h, "x-b"), "3");
+  soup_message_headers_unref (h);
+
+  fail_unless (cli_headers_parse ("{\"X-B\": 3}", 10, &error) == NULL);
+  g_clear_error (&error);
+  fail_unless (cli_headers_parse ("Host x\n", 7, &error) == NULL);
+  g_clear_error (&error);
+  fail_unless (cli_headers_parse (": x\n", 4, &error) == NULL);
+  g_clear_error (&error);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_file_names)
+{
+  gchar *long_id = g_strnfill (129, 'a'), *name;
+  const gchar *hashed[] = { ".hidden", "a/b", "../x", "", "é", "a b",
+    long_id, NULL
+  };
+  guint i;
+
+  name = cli_process_file_name ("3f1c-UUID_like.v2");
+  fail_unless_equals_string (name, "3f1c-UUID_like.v2");
+  g_free (name);
+  /* 128 characters pass, 129 do not */
+  long_id[128] = '\0';
+  name = cli_process_file_name (long_id);
+  fail_unless_equals_string (name, long_id);
+  g_free (name);
+  long_id[128] = 'a';
+  for (i = 0; hashed[i]; i++) {
+    name = cli_process_file_name (hashed[i]);
+    fail_unless (g_str_has_prefix (name, "sha256-"), "%s", name);
+    fail_unless_equals_int (strlen (name), 7 + 64);
+    g_free (name);
+  }
+  g_free (long_id);
+}
+
+GST_END_TEST;
+
+static CliDelivery *
+delivery_new (const gchar * id, const gchar * body)
+{
+  CliDelivery *d = g_new0 (CliDelivery, 1);
+
+  d->request_id = g_strdup (id);
+  d->received_at = 1700000000;
+  d->headers = g_strdup ("X-Svc-Webhook-Request-Id: r\nX-Other: y\n");
+  d->body = g_bytes_new (body, strlen (body));
+  return d;
+}
+
+typedef struct
+{
+  gboolean done;
+  gboolean ok;
+  GError *error;
+  CliProcessor *p;
+} RunResult;
+
+static void
+on_run (GObject * source, GAsyncResult * res, gpointer user_data)
+{
+  RunResult *r = user_data;
+
+  r->ok = cli_processor_run_finish (r->p, res, &r->error);
+  r->done = TRUE;
+}
+
+static gboolean
+run_done (gpointer user_data)
+{
+  return ((RunResult *) user_data)->done;
+}
+
+static gboolean
+process (CliProcessor * p, const CliDelivery * d, GError ** error)
+{
+  RunResult r = { FALSE, FALSE, NULL, p };
+
+  cli_processor_run_async (p, d, on_run, &r);
+  fail_unless (cli_wait_for (run_done, &r, 20000));
+  if (r.error)
+    g_propagate_error (error, r.error);
+  return r.ok;
+}
+
+GST_START_TEST (test_process_jsonl)
+{
+  gchar *path = cli_tmp_path ("p.jsonl"), **lines;
+  const gchar body[] = "{\"request_id\": \"r\",\n \"gateway_request_id\": "
+      "\"g\", \"status\": \"OK\", \"payload\": {\"big\": 12345678901234567890}}";
+  CliDelivery *d = delivery_new ("r", body);
+  CliProcessor *p;
+  GError *error = NULL;
+  JsonParser *parser = json_parser_new ();
+  JsonObject *rec;
+
+  /* a complete line, then a torn one */
+  fail_unless (g_file_set_contents (path, "{\"old\": 1}\n{\"torn", -1, NULL));
+  p = cli_processor_new (CLI_PROCESS_JSONL, path, 0, &error);
+  fail_unless (p != NULL);
+  fail_unless (process (p, d, &error));
+  fail_unless (process (p, d, &error));
+  cli_processor_free (p);
+
+  lines = cli_read_lines (path);
+  fail_unless_equals_int (g_strv_length (lines), 3);
+  fail_unless_equals_string (lines[0], "{\"old\": 1}");
+  fail_unless_equals_string (lines[1], lines[2]);
+  fail_unless (json_parser_load_from_data (parser, lines[1], -1, NULL));
+  rec = json_node_get_object (json_parser_get_root (parser));
+  fail_unless_equals_string (json_object_get_string_member (rec,
+          "request_id"), "r");
+  fail_unless_equals_string (json_object_get_string_member (rec,
+          "gateway_request_id"), "g");
+  fail_unless_equals_string (json_object_get_string_member (rec, "status"),
+      "OK");
+  fail_unless_equals_int (json_object_get_int_member (rec, "received_at"),
+      1700000000);
+  /* byte for byte, the newline and the big number included */
+  fail_unless_equals_string (json_object_get_string_member (rec, "body"), body);
+  fail_unless_equals_string (json_object_get_string_member
+      (json_object_get_object_member (rec, "headers"), "X-Other"), "y");
+  g_object_unref (parser);
+  g_strfreev (lines);
+  cli_delivery_free (d);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_process_dir)
+{
+  gchar *dir = cli_tmp_path ("inbox/sub"), *path, *text;
+  CliDelivery *d = delivery_new ("../escape", "{\"x\": 1}");
+  CliProcessor *p = cli_processor_new (CLI_PROCESS_DIR, dir, 0, NULL);
+  gchar *name = cli_process_file_name ("../escape"), *file;
+
+  fail_unless (p != NULL);
+  fail_unless (process (p, d, NULL));
+  /* again: the same files */
+  fail_unless (process (p, d, NULL));
+  file = g_strconcat (name, ".json", NULL);
+  path = g_build_filename (dir, file, NULL);
+  fail_unless (g_file_get_contents (path, &text, NULL, NULL));
+  fail_unless_equals_string (text, "{\"x\": 1}");
+  g_free (text);
+  g_free (path);
+  g_free (file);
+  file = g_strconcat (name, ".headers", NULL);
+  path = g_build_filename (dir, file, NULL);
+  fail_unless (g_file_get_contents (path, &text, NULL, NULL));
+  fail_unless (g_str_has_prefix (text, "X-Svc-Webhook-Request-Id: r\n"));
+  g_free (text);
+  g_free (path);
+  g_free (file);
+  cli_processor_free (p);
+  cli_delivery_free (d);
+  g_free (name);
+  g_free (dir);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_process_exec)
+{
+  gchar *out = cli_tmp_path ("exec.out"), *cmd, *text;
+  CliDelivery *d = delivery_new ("req-7", "the body\n");
+  GError *error = NULL;
+  CliProcessor *p;
+
+  /* the body on stdin, the id and attempt in the environment, no key */
+  g_setenv ("GST_SESSION_API_KEY", "SEKRIT-in-env", TRUE);
+  cmd = g_strdup_printf ("sh -c 'cat > %s; echo \"$GST_SESSION_REQUEST_ID "
+      "$GST_SESSION_ATTEMPT ${GST_SESSION_API_KEY:-none}\" >> %s'", out, out);
+  p = cli_processor_new (CLI_PROCESS_EXEC, cmd, 10, &error);
+  fail_unless (p != NULL);
+  d->attempts = 2;
+  fail_unless (process (p, d, &error));
+  fail_unless (g_file_get_contents (out, &text, NULL, NULL));
+  fail_unless_equals_string (text, "the body\nreq-7 3 none\n");
+  g_free (text);
+  cli_processor_free (p);
+  g_free (cmd);
+  g_unsetenv ("GST_SESSION_API_KEY");
+
+  /* a failure, a command that does not read its stdin, a timeout */
+  p = cli_processor_new (CLI_PROCESS_EXEC, "sh -c 'exit 3'", 10, NULL);
+  fail_if (process (p, d, &error));
+  fail_unless (strstr (error->message, "status 3") != NULL, "%s",
+      error->message);
+  g_clear_error (&error);
+  cli_processor_free (p);
+  p = cli_processor_new (CLI_PROCESS_EXEC, "true", 10, NULL);
+  g_bytes_unref (d->body);
+  d->body = g_bytes_new_take (g_malloc0 (1 << 20), 1 << 20);
+  fail_unless (process (p, d, &error));
+  cli_processor_free (p);
+  p = cli_processor_new (CLI_PROCESS_EXEC, "sleep 30", 1, NULL);
+  fail_if (process (p, d, &error));
+  fail_unless (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT));
+  g_clear_error (&error);
+  cli_processor_free (p);
+  p = cli_processor_new (CLI_PROCESS_EXEC, "/no/such/program", 1, NULL);
+  fail_if (process (p, d, &error));
+  g_clear_error (&error);
+  cli_processor_free (p);
+
+  fail_unless (cli_processor_new (CLI_PROCESS_EXEC, "'open", 1, &error) ==
+      NULL);
+  fail_unless (g_error_matches (error, G_IO_ERROR,
+          G_IO_ERROR_INVALID_ARGUMENT));
+  g_clear_error (&error);
+  cli_delivery_free (d);
+  g_free (out);
+}
+
+GST_END_TEST;
+
 static Suite *
 cli_unit_suite (void)
 {
@@ -595,6 +839,11 @@ cli_unit_suite (void)
   tcase_add_test (tc, test_usage_errors);
   tcase_add_test (tc, test_verify_captured);
   tcase_add_test (tc, test_verify_header_forms);
+  tcase_add_test (tc, test_headers_text);
+  tcase_add_test (tc, test_file_names);
+  tcase_add_test (tc, test_process_jsonl);
+  tcase_add_test (tc, test_process_dir);
+  tcase_add_test (tc, test_process_exec);
   tcase_add_test (tc, test_listen_usage);
   tcase_add_test (tc, test_listen_local_failures);
   tcase_add_test (tc, test_api_key_hidden_and_timeout);

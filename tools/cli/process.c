@@ -387,6 +387,9 @@ cli_processor_new (CliProcessKind kind, const gchar * target,
   p->exec_timeout = exec_timeout_s;
   switch (kind) {
     case CLI_PROCESS_EXEC:
+      /* a command that does not read all its stdin must not kill us
+       * (the children get the default back in child_setup) */
+      signal (SIGPIPE, SIG_IGN);
       if (!g_shell_parse_argv (target, NULL, &p->argv, &err)) {
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
             "--exec: %s", err->message);

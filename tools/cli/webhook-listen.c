@@ -636,8 +636,6 @@ cli_webhook_listen (CliGlobal * global, gint argc, gchar ** argv)
     fflush (stdout);
   }
 
-  /* a command that does not read its stdin must not kill us */
-  signal (SIGPIPE, SIG_IGN);
   l.sigint_id = g_unix_signal_add (SIGINT, on_signal, &l);
   l.sigterm_id = g_unix_signal_add (SIGTERM, on_signal, &l);
   prune (&l);

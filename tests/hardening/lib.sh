@@ -6,20 +6,25 @@
 hardening_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 hardening_root=${GST_SESSION_BUILD_ROOT:-$hardening_top/build}
 
-# hardening_build DIR CC "SETUP ARGS" [NINJA TARGET...]
+# hardening_build DIR CC SETUP_ARG... -- [NINJA_TARGET...]
 # Configures DIR with the compiler CC once (again only if that failed),
 # then builds the targets (everything when none are given). Holds a lock
 # on DIR.lock meanwhile, so tests sharing one directory build it once.
 hardening_build () {
-  local dir=$1 cc=$2 args=$3
-  shift 3
+  local dir=$1 cc=$2
+  local args=()
+  shift 2
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+    args+=("$1")
+    shift
+  done
+  [ $# -gt 0 ] && shift
   mkdir -p "$(dirname "$dir")"
   (
     flock 9
     if [ ! -f "$dir/build.ninja" ]; then
       rm -rf "$dir"
-      # shellcheck disable=SC2086 # the arguments are words
-      if ! env CC="$cc" meson setup "$dir" "$hardening_top" $args \
+      if ! env CC="$cc" meson setup "$dir" "$hardening_top" "${args[@]}" \
           >"$dir.setup.log" 2>&1; then
         tail -n 40 "$dir.setup.log"
         exit 1

@@ -40,6 +40,7 @@ typedef struct
   gboolean white;
   GArray *markers;              /* GstClockTime */
   guint64 vbuffers, vrepeats, vsteps_bad;
+  GArray *repeat_pts;           /* GstClockTime of every repeat */
   GstClockTime vlast;
   GstMemory *vlast_mem;         /* compared only */
   gdouble vlast_at, vmax_wait;
@@ -49,6 +50,7 @@ typedef struct
   GstClockTime last_loud, aend;
   guint64 abuffers, asteps_bad, asilent_buffers;
   GstClockTime asilence;
+  GArray *silent_pts;           /* GstClockTime of every silent buffer */
 } Probe;
 
 static gdouble
@@ -95,8 +97,10 @@ video_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
       p->vsteps_bad++;
     p->vmax_wait = MAX (p->vmax_wait, now - p->vlast_at);
   }
-  if (mem == p->vlast_mem)
+  if (mem == p->vlast_mem) {
     p->vrepeats++;
+    g_array_append_val (p->repeat_pts, pts);
+  }
   p->vlast_mem = mem;
   p->vlast = pts;
   p->vlast_at = now;
@@ -154,6 +158,7 @@ audio_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
   p->aend = pts + gst_util_uint64_scale_int (n / p->channels, GST_SECOND,
       p->rate);
   if (silent) {
+    g_array_append_val (p->silent_pts, pts);
     p->asilent_buffers++;
     p->asilence += p->aend - pts;
   }
@@ -177,7 +182,7 @@ main (int argc, char **argv)
   GstElement *pipeline, *src;
   BenchBus *bus;
   GstPad *pad;
-  JsonBuilder *b;
+  JsonBuilder *b, *chunks;
   GArray *offsets = bench_values_new ();
   gchar *url, *desc, *stall;
   GError *err = NULL;
@@ -206,6 +211,8 @@ main (int argc, char **argv)
   g_mutex_init (&p.lock);
   p.markers = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
   p.clicks = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
+  p.repeat_pts = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
+  p.silent_pts = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
   p.last_loud = GST_CLOCK_TIME_NONE;
   pad = gst_element_get_static_pad (src, "video");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, video_probe, &p, NULL);
@@ -219,7 +226,10 @@ main (int argc, char **argv)
   bench_sleep_ms (duration_s * 1000);
   gst_element_set_state (pipeline, GST_STATE_NULL);
 
-  /* each marker with the nearest click within half a second */
+  /* each marker with the nearest click within half a second; with the
+   * video repeats and silent audio buffers since the marker before */
+  chunks = json_builder_new ();
+  json_builder_begin_array (chunks);
   {
     GArray *at = bench_values_new ();
 
@@ -236,8 +246,31 @@ main (int argc, char **argv)
           best = d;
       }
       if (ABS (best) < GST_SECOND / 2) {
+        GstClockTime prev = i ? g_array_index (p.markers, GstClockTime,
+            i - 1) : 0;
+        guint reps = 0, sil = 0, k;
+
+        for (k = 0; k < p.repeat_pts->len; k++) {
+          GstClockTime t = g_array_index (p.repeat_pts, GstClockTime, k);
+
+          reps += t >= prev && t < m;
+        }
+        for (k = 0; k < p.silent_pts->len; k++) {
+          GstClockTime t = g_array_index (p.silent_pts, GstClockTime, k);
+
+          sil += t >= prev && t < m;
+        }
         bench_values_add (offsets, best / 1e6);
         bench_values_add (at, m / 1e9);
+        json_builder_begin_object (chunks);
+        bench_result_double (chunks, "at_s", m / 1e9);
+        bench_result_double (chunks, "offset_ms", best / 1e6);
+        bench_result_int (chunks, "video_repeats_since_last", reps);
+        bench_result_int (chunks, "silent_buffers_since_last", sil);
+        json_builder_end_object (chunks);
+        g_printerr ("marker at %.3f s: click %+.2f ms; since the marker "
+            "before: %u video repeats, %u silent audio buffers\n", m / 1e9,
+            best / 1e6, reps, sil);
       } else {
         unpaired++;
       }
@@ -275,6 +308,10 @@ main (int argc, char **argv)
   bench_result_int (b, "clicks", p.clicks->len);
   bench_result_int (b, "unpaired_markers", unpaired);
   bench_result_values (b, "av_offset_ms", offsets);
+  json_builder_end_array (chunks);
+  json_builder_set_member_name (b, "chunks");
+  json_builder_add_value (b, json_builder_get_root (chunks));
+  g_object_unref (chunks);
   bench_result_double (b, "drift_ms_per_min", slope);
   bench_result_double (b, "drift_first_to_last_ms", offsets->len >= 2 ?
       g_array_index (offsets, gdouble, offsets->len - 1) -
@@ -305,6 +342,8 @@ main (int argc, char **argv)
   g_array_unref (offsets);
   g_array_unref (p.markers);
   g_array_unref (p.clicks);
+  g_array_unref (p.repeat_pts);
+  g_array_unref (p.silent_pts);
   g_free (url);
   bench_service_stop (svc);
   return 0;

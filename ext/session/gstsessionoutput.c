@@ -42,7 +42,12 @@ GST_DEBUG_CATEGORY_STATIC (session_output_debug);
 #define AUDIO_OVERDUE (100 * GST_MSECOND)
 /* input earlier than this (ahead of the clock) is dropped */
 #define AUDIO_AHEAD_LIMIT (250 * GST_MSECOND)
-#define VIDEO_AHEAD_SLOTS 4
+/* a stream's latency moving by more than this is taken at once */
+#define LATENCY_JUMP (100 * GST_MSECOND)
+/* inputs over which a stream's latency settles (its least delayed) */
+#define LATENCY_SETTLE 12
+/* audio within this of its place follows on (no fill, no cut) */
+#define AUDIO_TOLERANCE(out) ((out)->ainfo.rate / 100)
 /* a filler iteration pushes at most this much before looking again */
 #define MAX_FILL_PER_WAKE 64
 
@@ -218,6 +223,7 @@ gst_session_output_stop (GstSessionOutput * out)
 
   g_mutex_lock (&out->origin->lock);
   out->origin->origin = GST_CLOCK_TIME_NONE;
+  out->origin->have_latency[out->kind] = FALSE;
   g_mutex_unlock (&out->origin->lock);
 }
 
@@ -327,6 +333,26 @@ fill_until (GstSessionOutput * out, GstClockTime now)
   }
 }
 
+/* Fills up to @end exactly (audio: to the sample; video: to the nearest
+ * slot). Bounded. */
+static void
+fill_to_locked (GstSessionOutput * out, GstClockTime end)
+{
+  guint n = 0;
+
+  while (out->started && !out->ended && next_time (out) < end &&
+      n++ < 10 * MAX_FILL_PER_WAKE) {
+    GstClockTime before = next_time (out);
+
+    if (out->kind == GST_SESSION_OUTPUT_VIDEO &&
+        end - before < out->frame_duration / 2)
+      break;
+    fill_one (out, end);
+    if (next_time (out) == before)
+      break;
+  }
+}
+
 static gpointer
 filler_loop (gpointer data)
 {
@@ -405,14 +431,138 @@ start_timeline (GstSessionOutput * out, GstClockTime now)
   g_cond_broadcast (&out->cond);
 }
 
+/* The running time on the output timeline of an input. Each stream's
+ * transport latency (arrival minus the sender's timestamp, as the
+ * jitterbuffer and rtpbin's RTCP sync give it) is tracked, smoothed; both
+ * streams are then placed at their sender timestamp plus the larger of the
+ * two latencies: audio and video keep the sender's relation even when one
+ * takes longer to encode or decode. A latency that jumps (a sender
+ * resuming after a pause, RTCP sync moving a stream) is taken at once. */
+static GstClockTime
+map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
+{
+  GstSessionOutputOrigin *o = out->origin;
+  GstClockTime pts = GST_BUFFER_PTS (in);
+  GstClockTimeDiff lat, common;
+  gint k = out->kind, other = 1 - out->kind;
+
+  if (!GST_CLOCK_TIME_IS_VALID (pts))
+    return now;
+  lat = GST_CLOCK_DIFF (pts, now);
+  g_mutex_lock (&o->lock);
+  if (!o->have_latency[k] || ABS (lat - o->latency[k]) > LATENCY_JUMP) {
+    if (o->have_latency[k])
+      GST_DEBUG_OBJECT (out->appsrc, "latency jumped from %" GST_STIME_FORMAT
+          " to %" GST_STIME_FORMAT, GST_STIME_ARGS (o->latency[k]),
+          GST_STIME_ARGS (lat));
+    o->latency[k] = lat;
+    o->have_latency[k] = TRUE;
+    o->settle[k] = LATENCY_SETTLE;
+  } else if (o->settle[k] > 0) {
+    /* the first inputs may be held up (decoder start, a keyframe wait):
+     * the least delayed of them sets the latency, which then stays */
+    o->settle[k]--;
+    o->latency[k] = MIN (o->latency[k], lat);
+  }
+  common = o->latency[k];
+  if (o->have_latency[other])
+    common = MAX (common, o->latency[other]);
+  g_mutex_unlock (&o->lock);
+  return pts + common;
+}
+
+static void
+push_video (GstSessionOutput * out, GstBuffer * in, GstClockTime mapped)
+{
+  GstClockTime d = out->frame_duration, slot;
+  GstBuffer *buf;
+  guint n = 0;
+
+  /* the slot nearest to the input's time */
+  slot = out->origin->origin +
+      gst_util_uint64_scale_round (mapped > out->origin->origin ?
+      mapped - out->origin->origin : 0, 1, d) * d;
+  if (slot + d / 2 < out->next_pts) {
+    /* its slot is taken (filled while it was late): dropped */
+    out->stats.dropped++;
+    return;
+  }
+  /* slots before it: the last frame repeated, or this first frame shown
+   * early (encoded: skipped) */
+  while (out->next_pts + d / 2 < slot && n++ < 10 * MAX_FILL_PER_WAKE) {
+    if (out->raw) {
+      buf = gst_buffer_copy (out->last ? out->last : in);
+      GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = out->next_pts;
+      GST_BUFFER_DURATION (buf) = d;
+      GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_DISCONT);
+      push_buffer (out, buf);
+      out->stats.repeated++;
+      out->stats.filled += d;
+    }
+    out->next_pts += d;
+  }
+  buf = gst_buffer_copy (in);
+  GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = out->next_pts;
+  GST_BUFFER_DURATION (buf) = d;
+  GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_DISCONT);
+  if (out->raw)
+    gst_buffer_replace (&out->last, buf);
+  out->next_pts += d;
+  push_buffer (out, buf);
+}
+
+static void
+push_audio (GstSessionOutput * out, GstBuffer * in, GstClockTime mapped)
+{
+  guint64 samples, pos, skip = 0;
+  GstClockTime next;
+  GstBuffer *buf;
+
+  samples = out->raw ? gst_buffer_get_size (in) / out->ainfo.bpf :
+      gst_util_uint64_scale_int (GST_BUFFER_DURATION_IS_VALID (in) ?
+      GST_BUFFER_DURATION (in) : 20 * GST_MSECOND, out->ainfo.rate, GST_SECOND);
+  if (samples == 0)
+    return;
+  pos = gst_util_uint64_scale_int_round (mapped > out->origin->origin ?
+      mapped - out->origin->origin : 0, out->ainfo.rate, GST_SECOND);
+
+  /* within the tolerance the samples follow on; beyond, silence fills the
+   * hole, or what overlaps is cut */
+  if (pos > out->next_offset + AUDIO_TOLERANCE (out)) {
+    fill_to_locked (out, audio_time (out, pos));
+  } else if (pos + AUDIO_TOLERANCE (out) < out->next_offset) {
+    skip = out->next_offset - pos;
+    if (skip >= samples || !out->raw) {
+      out->stats.dropped++;
+      return;
+    }
+  }
+
+  next = next_time (out);
+  if (skip) {
+    buf = gst_buffer_copy_region (in, GST_BUFFER_COPY_ALL,
+        skip * out->ainfo.bpf, (samples - skip) * out->ainfo.bpf);
+    samples -= skip;
+  } else {
+    buf = gst_buffer_copy (in);
+  }
+  GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = next;
+  GST_BUFFER_DURATION (buf) =
+      audio_time (out, out->next_offset + samples) - next;
+  GST_BUFFER_OFFSET (buf) = out->next_offset;
+  GST_BUFFER_OFFSET_END (buf) = out->next_offset + samples;
+  GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_DISCONT);
+  out->next_offset += samples;
+  push_buffer (out, buf);
+}
+
 /* Pushes one decoded (or parsed) sample of the session onto the timeline. */
 void
 gst_session_output_push (GstSessionOutput * out, GstSample * sample)
 {
   GstBuffer *in = gst_sample_get_buffer (sample);
   GstCaps *caps = gst_sample_get_caps (sample);
-  GstClockTime now, next;
-  GstBuffer *buf;
+  GstClockTime now, mapped;
 
   if (in == NULL || caps == NULL)
     return;
@@ -434,50 +584,27 @@ gst_session_output_push (GstSessionOutput * out, GstSample * sample)
   }
 
   now = running_now (out);
-  if (!out->started)
-    start_timeline (out, now);
-  /* a first frame takes the first slot (at the shared origin), then is
-   * repeated up to now: video starts with audio */
-  if (out->kind == GST_SESSION_OUTPUT_AUDIO || out->last || !out->raw)
-    fill_until (out, now);
+  mapped = map_input (out, in, now);
+  if (!out->started) {
+    GstClockTime origin;
 
-  next = next_time (out);
-  if (out->kind == GST_SESSION_OUTPUT_VIDEO) {
-    if (next > now + VIDEO_AHEAD_SLOTS * out->frame_duration) {
-      GST_LOG_OBJECT (out->appsrc, "input ahead of the clock, dropped");
+    g_mutex_lock (&out->origin->lock);
+    origin = out->origin->origin;
+    g_mutex_unlock (&out->origin->lock);
+    /* the first video frame sets the origin and the frame grid: audio that
+     * comes before it waits (it is cut at the origin), so both start at
+     * the same instant of the sender's timeline */
+    if (out->kind == GST_SESSION_OUTPUT_AUDIO && out->origin->has_video &&
+        !GST_CLOCK_TIME_IS_VALID (origin)) {
       out->stats.dropped++;
       goto done;
     }
-    buf = gst_buffer_copy (in);
-    GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = next;
-    GST_BUFFER_DURATION (buf) = out->frame_duration;
-    GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_DISCONT);
-    if (out->raw)
-      gst_buffer_replace (&out->last, buf);
-    out->next_pts += out->frame_duration;
-    push_buffer (out, buf);
-    fill_until (out, now);
-  } else {
-    guint64 samples;
-
-    if (next > now + AUDIO_AHEAD_LIMIT) {
-      out->stats.dropped++;
-      goto done;
-    }
-    samples = out->raw ? gst_buffer_get_size (in) / out->ainfo.bpf :
-        gst_util_uint64_scale_int (GST_BUFFER_DURATION_IS_VALID (in) ?
-        GST_BUFFER_DURATION (in) : 20 * GST_MSECOND, out->ainfo.rate,
-        GST_SECOND);
-    buf = gst_buffer_copy (in);
-    GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = next;
-    GST_BUFFER_DURATION (buf) =
-        audio_time (out, out->next_offset + samples) - next;
-    GST_BUFFER_OFFSET (buf) = out->next_offset;
-    GST_BUFFER_OFFSET_END (buf) = out->next_offset + samples;
-    GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_DISCONT);
-    out->next_offset += samples;
-    push_buffer (out, buf);
+    start_timeline (out, mapped);
   }
+  if (out->kind == GST_SESSION_OUTPUT_VIDEO)
+    push_video (out, in, mapped);
+  else
+    push_audio (out, in, mapped);
 
 done:
   g_mutex_unlock (&out->lock);
@@ -491,6 +618,9 @@ gst_session_output_new_session (GstSessionOutput * out)
   g_mutex_lock (&out->lock);
   out->need_keyframe = TRUE;
   g_mutex_unlock (&out->lock);
+  g_mutex_lock (&out->origin->lock);
+  out->origin->have_latency[out->kind] = FALSE;
+  g_mutex_unlock (&out->origin->lock);
 }
 
 /* The stream truly ends: EOS, so muxers finalise. */
@@ -542,20 +672,8 @@ gst_session_output_get_end (GstSessionOutput * out)
 void
 gst_session_output_fill_to (GstSessionOutput * out, GstClockTime end)
 {
-  guint n = 0;
-
   g_mutex_lock (&out->lock);
-  while (out->started && !out->ended && next_time (out) < end &&
-      n++ < 10 * MAX_FILL_PER_WAKE) {
-    GstClockTime before = next_time (out);
-
-    if (out->kind == GST_SESSION_OUTPUT_VIDEO &&
-        end - before < out->frame_duration / 2)
-      break;
-    fill_one (out, end);
-    if (next_time (out) == before)
-      break;
-  }
+  fill_to_locked (out, end);
   g_mutex_unlock (&out->lock);
 }
 

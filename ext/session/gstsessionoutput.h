@@ -22,6 +22,10 @@ typedef struct
 {
   GMutex lock;
   GstClockTime origin;          /* running time, or NONE before any input */
+  gboolean has_video;           /* audio waits for the first video frame */
+  GstClockTimeDiff latency[2];  /* per kind: arrival minus sender time */
+  gboolean have_latency[2];
+  guint settle[2];
 } GstSessionOutputOrigin;
 
 typedef struct _GstSessionOutput GstSessionOutput;

@@ -1545,6 +1545,7 @@ gst_session_src_constructed (GObject * object)
     gst_session_output_set_nominal_rate (priv->outputs
         [GST_SESSION_OUTPUT_VIDEO], klass->fps_n, klass->fps_d);
   }
+  priv->origin.has_video = priv->outputs[GST_SESSION_OUTPUT_VIDEO] != NULL;
   templ = gst_element_class_get_pad_template (eclass, "audio");
   if (templ)
     priv->outputs[GST_SESSION_OUTPUT_AUDIO] =

@@ -15,8 +15,8 @@ GST_DEBUG_CATEGORY (gst_session_debug);
 /**
  * gst_session_init:
  *
- * Initialises the library's debug category. Safe to call more than once;
- * called by every entry point that logs.
+ * Initialises GStreamer (when the caller has not) and the library's debug
+ * category. Safe to call more than once; called by every entry point.
  */
 void
 gst_session_init (void)
@@ -24,6 +24,10 @@ gst_session_init (void)
   static gsize done = 0;
 
   if (g_once_init_enter (&done)) {
+    /* structures, debug categories: the library works without the caller
+     * having initialised GStreamer */
+    if (!gst_is_initialized ())
+      gst_init (NULL, NULL);
     GST_DEBUG_CATEGORY_INIT (gst_session_debug, "session", 0,
         "gst-session contract library");
     g_once_init_leave (&done, 1);

@@ -379,7 +379,7 @@ decoded_audio (GstAppSink * sink, gpointer data)
   GstAudioInfo info;
   GstMapInfo map;
   GstClockTime pts;
-  const gint16 *v;
+  guint channels;
   guint i, n;
 
   if (sample == NULL)
@@ -389,22 +389,25 @@ decoded_audio (GstAppSink * sink, gpointer data)
   fail_unless (gst_audio_info_from_caps (&info, gst_sample_get_caps (sample)));
   d->rate = GST_AUDIO_INFO_RATE (&info);
   gst_buffer_map (buf, &map, GST_MAP_READ);
-  v = (const gint16 *) map.data;
+  channels = MAX (GST_AUDIO_INFO_CHANNELS (&info), 1);
+  /* interleaved S16LE; the data may not be 2-byte aligned */
   n = map.size / 2;
   if (!GST_CLOCK_TIME_IS_VALID (d->first_sample))
     d->first_sample = pts;
   for (i = 0; i < n; i++) {
     GstClockTime t;
+    gint16 v = (gint16) GST_READ_UINT16_LE (map.data + 2 * i);
 
-    if (ABS ((gint) v[i]) < LOUD)
+    if (ABS ((gint) v) < LOUD)
       continue;
-    t = pts + gst_util_uint64_scale_int (i, GST_SECOND, d->rate);
+    t = pts + gst_util_uint64_scale_int (i / channels, GST_SECOND, d->rate);
     if (!GST_CLOCK_TIME_IS_VALID (d->last_loud) ||
         t > d->last_loud + GST_SECOND / 2)
       g_array_append_val (d->clicks, t);
     d->last_loud = t;
   }
   gst_buffer_unmap (buf, &map);
+  n /= channels;
   d->samples += n;
   d->end_sample = pts + gst_util_uint64_scale_int (n, GST_SECOND, d->rate);
   gst_sample_unref (sample);

@@ -9,9 +9,12 @@ Functional failures (":F:" assertions) are listed but not counted: the
 suite's own run in the normal build counts them, and timing under ASan is
 not the suite's.
 
-Usage: findings.py TESTLOG.json   exits 1 when there is a finding.
+Usage: findings.py TESTLOG.json [REPORT_DIR]
+  REPORT_DIR: where ASAN_OPTIONS/UBSAN_OPTIONS log_path wrote reports; any
+  report file there is a finding too. Exits 1 when there is a finding.
 """
 import json
+import os
 import re
 import sys
 
@@ -46,4 +49,11 @@ with open(sys.argv[1], encoding="utf-8", errors="replace") as log:
             print(f"{name}: no sanitizer finding ({t.get('result')})")
         for l in failures[:10]:
             print(f"  functional failure (counted by the suite itself): {l}")
+if len(sys.argv) > 2 and os.path.isdir(sys.argv[2]):
+    for name in sorted(os.listdir(sys.argv[2])):
+        path = os.path.join(sys.argv[2], name)
+        findings += 1
+        print(f"sanitizer report {path}:")
+        with open(path, encoding="utf-8", errors="replace") as report:
+            print("".join(report.readlines()[:60]))
 sys.exit(1 if findings else 0)

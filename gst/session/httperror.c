@@ -36,6 +36,7 @@
 #include "session.h"
 #include "session-private.h"
 #include "httperror.h"
+#include "json-private.h"
 
 /* ---------------------------------------------------------------------- */
 /* The type knowledge of spec 001, as data. One place per rule.           */
@@ -249,49 +250,6 @@ item_copy (gconstpointer src, gpointer user_data)
 /* ---------------------------------------------------------------------- */
 /* JSON helpers                                                           */
 /* ---------------------------------------------------------------------- */
-
-/* TRUE when no array or object in @text is nested deeper than @max_depth.
- * Brackets inside strings do not count. Runs before json-glib sees the text,
- * so that the parser's recursion stays bounded. */
-static gboolean
-json_depth_ok (const gchar * text, gsize length, guint max_depth)
-{
-  gboolean in_string = FALSE, escaped = FALSE;
-  guint depth = 0;
-  gsize i;
-
-  for (i = 0; i < length; i++) {
-    gchar c = text[i];
-
-    if (in_string) {
-      if (escaped)
-        escaped = FALSE;
-      else if (c == '\\')
-        escaped = TRUE;
-      else if (c == '"')
-        in_string = FALSE;
-      continue;
-    }
-    switch (c) {
-      case '"':
-        in_string = TRUE;
-        break;
-      case '[':
-      case '{':
-        if (++depth > max_depth)
-          return FALSE;
-        break;
-      case ']':
-      case '}':
-        if (depth > 0)
-          depth--;
-        break;
-      default:
-        break;
-    }
-  }
-  return TRUE;
-}
 
 /* TRUE when every string and member name under @node is UTF-8: json-glib
  * turns an octal escape ("\301") or a lone surrogate ("\udc00") into bytes

@@ -69,6 +69,7 @@
 
 #include "session.h"
 #include "session-private.h"
+#include "json-private.h"
 
 GType
 gst_session_platform_error_get_type (void)
@@ -143,37 +144,6 @@ scrub_http_error (GstSessionHttpError * http_error, const gchar * key)
       g_free (text);
     }
   }
-}
-
-/* Refuses JSON nested deeper than @max before json-glib (recursive) sees
- * it. Only brackets outside strings count. */
-static gboolean
-json_depth_ok (const gchar * text, gsize length, guint max)
-{
-  gboolean in_string = FALSE, escaped = FALSE;
-  guint depth = 0;
-  gsize i;
-
-  for (i = 0; i < length; i++) {
-    gchar c = text[i];
-
-    if (in_string) {
-      if (escaped)
-        escaped = FALSE;
-      else if (c == '\\')
-        escaped = TRUE;
-      else if (c == '"')
-        in_string = FALSE;
-    } else if (c == '"') {
-      in_string = TRUE;
-    } else if (c == '[' || c == '{') {
-      if (++depth > max)
-        return FALSE;
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      depth--;
-    }
-  }
-  return TRUE;
 }
 
 /* Parses @text as one JSON value; an empty text is null when @empty_ok.

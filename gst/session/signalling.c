@@ -70,6 +70,7 @@
 
 #include "session.h"
 #include "session-private.h"
+#include "json-private.h"
 
 /* ------------------------------------------------------------------------ */
 /* GstSessionSignallerCloseReason                                           */
@@ -332,37 +333,6 @@ text_for_log (const gchar * text, gsize length, const gchar * key)
 
   scrub_text (&valid, key);
   return valid;
-}
-
-/* Refuses JSON nested deeper than @max before json-glib (recursive) sees
- * it. Only brackets outside strings count. */
-static gboolean
-json_depth_ok (const gchar * text, gsize length, guint max)
-{
-  gboolean in_string = FALSE, escaped = FALSE;
-  guint depth = 0;
-  gsize i;
-
-  for (i = 0; i < length; i++) {
-    gchar c = text[i];
-
-    if (in_string) {
-      if (escaped)
-        escaped = FALSE;
-      else if (c == '\\')
-        escaped = TRUE;
-      else if (c == '"')
-        in_string = FALSE;
-    } else if (c == '"') {
-      in_string = TRUE;
-    } else if (c == '[' || c == '{') {
-      if (++depth > max)
-        return FALSE;
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      depth--;
-    }
-  }
-  return TRUE;
 }
 
 static gboolean

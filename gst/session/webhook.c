@@ -69,40 +69,11 @@
 #include "session.h"
 #include "session-private.h"
 #include "webhook.h"
+#include "json-private.h"
 
 /* ---------------------------------------------------------------------- */
 /* JSON documents: bounded before json-glib (recursive) sees them          */
 /* ---------------------------------------------------------------------- */
-
-/* Only brackets outside strings count. */
-static gboolean
-json_depth_ok (const gchar * text, gsize length, guint max)
-{
-  gboolean in_string = FALSE, escaped = FALSE;
-  guint depth = 0;
-  gsize i;
-
-  for (i = 0; i < length; i++) {
-    gchar c = text[i];
-
-    if (in_string) {
-      if (escaped)
-        escaped = FALSE;
-      else if (c == '\\')
-        escaped = TRUE;
-      else if (c == '"')
-        in_string = FALSE;
-    } else if (c == '"') {
-      in_string = TRUE;
-    } else if (c == '[' || c == '{') {
-      if (++depth > max)
-        return FALSE;
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      depth--;
-    }
-  }
-  return TRUE;
-}
 
 /* The root object of a JSON document named @what ("The key set"), or NULL
  * with @error set. */

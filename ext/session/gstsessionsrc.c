@@ -441,6 +441,31 @@ gst_session_src_refuse (GstSessionSrc * src, const gchar * what,
           error->message, NULL));
 }
 
+/**
+ * gst_session_src_end_control:
+ * @src: a session source, with its controller lock held
+ * @what: the property or action
+ * @ok: whether the controller accepted it
+ * @error: (transfer full) (nullable): why not
+ *
+ * Ends a control made under the controller lock: collects the events,
+ * unlocks, and refuses (a warning) when @ok is %FALSE.
+ *
+ * Returns: @ok
+ */
+gboolean
+gst_session_src_end_control (GstSessionSrc * src, const gchar * what,
+    gboolean ok, GError * error)
+{
+  gst_session_src_collect_events (src);
+  g_mutex_unlock (&PRIV (src)->ctrl_lock);
+  if (!ok) {
+    gst_session_src_refuse (src, what, error);
+    g_clear_error (&error);
+  }
+  return ok;
+}
+
 gboolean
 gst_session_src_is_playing (GstSessionSrc * src)
 {

@@ -81,6 +81,10 @@ void gst_session_src_refuse (GstSessionSrc * src, const gchar * what,
     const GError * error);
 
 G_GNUC_INTERNAL
+gboolean gst_session_src_end_control (GstSessionSrc * src, const gchar * what,
+    gboolean ok, GError * error);
+
+G_GNUC_INTERNAL
 gboolean gst_session_src_is_playing (GstSessionSrc * src);
 
 G_END_DECLS

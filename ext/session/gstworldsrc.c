@@ -105,13 +105,7 @@ typedef gboolean (*SetFunc) (GstSessionWorldController * ctrl, guint set,
 static gboolean
 finish (GstWorldSrc * self, const gchar * what, gboolean ok, GError * err)
 {
-  gst_session_src_collect_events (GST_SESSION_SRC (self));
-  GST_SESSION_SRC_CTRL_UNLOCK (self);
-  if (!ok) {
-    gst_session_src_refuse (GST_SESSION_SRC (self), what, err);
-    g_error_free (err);
-  }
-  return ok;
+  return gst_session_src_end_control (GST_SESSION_SRC (self), what, ok, err);
 }
 
 static gboolean

@@ -44,6 +44,8 @@ typedef struct
 
 static gchar *opt_child;
 static gchar *opt_url;
+static gchar *opt_props;
+static gboolean opt_prewarm;
 
 static gdouble
 field (const GstStructure * s, const gchar * name)
@@ -56,7 +58,7 @@ field (const GstStructure * s, const gchar * name)
 static Record
 run_worldsrc (const gchar * url)
 {
-  WorldClient *c = world_client_new (url, NULL, FALSE);
+  WorldClient *c = world_client_new (url, opt_props, FALSE);
   BenchBus *bus = world_client_get_bus (c);
   GstMessage *neg = NULL, *ff = NULL;
   Record r = { FALSE };
@@ -156,11 +158,21 @@ run_one (const gchar * client, const gchar * url)
 static void
 child_main (void)
 {
-  Record r = run_one (opt_child, opt_url);
-  JsonBuilder *b = json_builder_new ();
+  Record r;
+  JsonBuilder *b;
   JsonNode *root;
   gchar *text;
   guint i;
+
+  /* experiment: the process's DTLS key made before the clock starts (as
+   * an element could do in the background at NULL->READY) */
+  if (opt_prewarm) {
+    GstElement *dtls = gst_element_factory_make ("dtlssrtpdec", NULL);
+
+    gst_clear_object (&dtls);
+  }
+  r = run_one (opt_child, opt_url);
+  b = json_builder_new ();
 
   json_builder_begin_object (b);
   bench_result_bool (b, "ok", r.ok);
@@ -180,7 +192,11 @@ run_child (const gchar * self, const gchar * client, const gchar * url)
 {
   gchar *arg_child = g_strdup_printf ("--child=%s", client);
   gchar *arg_url = g_strdup_printf ("--url=%s", url);
-  const gchar *argv[] = { self, arg_child, arg_url, NULL };
+  gchar *arg_props = g_strdup_printf ("--worldsrc-props=%s",
+      opt_props ? opt_props : "");
+  const gchar *argv[] = { self, arg_child, arg_url, arg_props,
+    opt_prewarm ? "--prewarm-dtls" : NULL, NULL
+  };
   GSubprocess *p = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE,
       NULL);
   gchar *out = NULL;
@@ -208,6 +224,7 @@ run_child (const gchar * self, const gchar * client, const gchar * url)
     g_object_unref (p);
   g_free (arg_child);
   g_free (arg_url);
+  g_free (arg_props);
   return r;
 }
 
@@ -267,6 +284,12 @@ main (int argc, char **argv)
         "Internal: one cold session of this client", NULL},
     {"url", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &opt_url,
         "Internal: the start-session endpoint", NULL},
+    {"prewarm-dtls", 0, 0, G_OPTION_ARG_NONE, &opt_prewarm,
+        "Cold sessions: make the process's DTLS key before PLAYING "
+          "(experiments)", NULL},
+    {"worldsrc-props", 0, 0, G_OPTION_ARG_STRING, &opt_props,
+          "More worldsrc properties, e.g. \"latency=5\" (experiments)",
+        "PROPS"},
     {NULL}
   };
   const gchar *clients[] = { "worldsrc", "baseline" };

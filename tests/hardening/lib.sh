@@ -7,9 +7,10 @@ hardening_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 hardening_root=${GST_SESSION_BUILD_ROOT:-$hardening_top/build}
 
 # hardening_build DIR CC SETUP_ARG... -- [NINJA_TARGET...]
-# Configures DIR with the compiler CC once (again only if that failed),
-# then builds the targets (everything when none are given). Holds a lock
-# on DIR.lock meanwhile, so tests sharing one directory build it once.
+# Configures DIR with the compiler CC once (again if that failed or the
+# arguments changed: DIR.args keeps them), then builds the targets
+# (everything when none are given). Holds a lock on DIR.lock meanwhile, so
+# tests sharing one directory build it once.
 hardening_build () {
   local dir=$1 cc=$2
   local args=()
@@ -22,8 +23,10 @@ hardening_build () {
   mkdir -p "$(dirname "$dir")"
   (
     flock 9
-    if [ ! -f "$dir/build.ninja" ]; then
+    if [ ! -f "$dir/build.ninja" ] \
+        || [ "$(cat "$dir.args" 2>/dev/null)" != "$cc ${args[*]}" ]; then
       rm -rf "$dir"
+      echo "$cc ${args[*]}" >"$dir.args"
       if ! env CC="$cc" meson setup "$dir" "$hardening_top" "${args[@]}" \
           >"$dir.setup.log" 2>&1; then
         tail -n 40 "$dir.setup.log"

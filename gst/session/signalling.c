@@ -71,6 +71,7 @@
 #include "session.h"
 #include "session-private.h"
 #include "json-private.h"
+#include "schema-private.h"
 
 /* ------------------------------------------------------------------------ */
 /* GstSessionSignallerCloseReason                                           */
@@ -335,94 +336,6 @@ text_for_log (const gchar * text, gsize length, const gchar * key)
   return valid;
 }
 
-static gboolean
-structure_name_ok (const gchar * name)
-{
-  const gchar *p;
-
-  if (!g_ascii_isalpha (name[0]))
-    return FALSE;
-  for (p = name + 1; *p; p++) {
-    if (!g_ascii_isalnum (*p) && !strchr ("/-_.:+", *p))
-      return FALSE;
-  }
-  return TRUE;
-}
-
-static GstStructure *object_to_structure (JsonObject * object,
-    const gchar * name);
-
-static void
-node_to_value (JsonNode * node, const gchar * name, GValue * value)
-{
-  switch (JSON_NODE_TYPE (node)) {
-    case JSON_NODE_OBJECT:{
-      GstStructure *s = object_to_structure (json_node_get_object (node),
-          name);
-
-      g_value_init (value, GST_TYPE_STRUCTURE);
-      g_value_take_boxed (value, s);
-      break;
-    }
-    case JSON_NODE_ARRAY:{
-      JsonArray *array = json_node_get_array (node);
-      guint i, n = json_array_get_length (array);
-
-      g_value_init (value, GST_TYPE_ARRAY);
-      for (i = 0; i < n; i++) {
-        GValue item = G_VALUE_INIT;
-
-        node_to_value (json_array_get_element (array, i), name, &item);
-        gst_value_array_append_and_take_value (value, &item);
-      }
-      break;
-    }
-    case JSON_NODE_NULL:
-      g_value_init (value, G_TYPE_STRING);
-      break;
-    case JSON_NODE_VALUE:
-      switch (json_node_get_value_type (node)) {
-        case G_TYPE_INT64:
-          g_value_init (value, G_TYPE_INT64);
-          g_value_set_int64 (value, json_node_get_int (node));
-          break;
-        case G_TYPE_DOUBLE:
-          g_value_init (value, G_TYPE_DOUBLE);
-          g_value_set_double (value, json_node_get_double (node));
-          break;
-        case G_TYPE_BOOLEAN:
-          g_value_init (value, G_TYPE_BOOLEAN);
-          g_value_set_boolean (value, json_node_get_boolean (node));
-          break;
-        default:
-          g_value_init (value, G_TYPE_STRING);
-          g_value_set_string (value, json_node_get_string (node));
-          break;
-      }
-      break;
-  }
-}
-
-static GstStructure *
-object_to_structure (JsonObject * object, const gchar * name)
-{
-  GstStructure *s;
-  GList *members, *l;
-
-  s = gst_structure_new_empty (structure_name_ok (name) ? name : "object");
-  /* in the order of the text */
-  members = json_object_get_members (object);
-  for (l = members; l; l = l->next) {
-    const gchar *member = l->data;
-    GValue value = G_VALUE_INIT;
-
-    node_to_value (json_object_get_member (object, member), member, &value);
-    gst_structure_take_value (s, member, &value);
-  }
-  g_list_free (members);
-  return s;
-}
-
 /* The string value of a member, or NULL (json_node_get_string() must only
  * see value nodes). */
 static const gchar *
@@ -499,7 +412,8 @@ parse_answer (const gchar * text, gsize length, GError ** error)
     goto done;
   }
 
-  answer = object_to_structure (object, "answer");
+  /* JSON to GstStructure as GstSessionMessage maps it */
+  answer = schema_object_to_structure ("answer", NULL, object, error);
 
 done:
   g_object_unref (parser);

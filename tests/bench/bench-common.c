@@ -282,9 +282,13 @@ bench_sleep_ms (guint ms)
 {
   gdouble end = bench_now_ms () + ms;
 
-  while (bench_now_ms () < end) {
+  for (;;) {
+    gdouble left = end - bench_now_ms ();
+
+    if (left <= 0)
+      break;
     if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (MIN (5000, (end - bench_now_ms ()) * 1000 + 1));
+      g_usleep ((gulong) (MIN (5.0, left) * 1000) + 1);
   }
 }
 

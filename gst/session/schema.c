@@ -645,7 +645,8 @@ object_to_structure (Walk * w, const gchar * name,
 
 /* A GstValueArray holds values of one type: integers mixed with numbers
  * become numbers, and items of other mixes (a `loc` such as ["body", 0])
- * become their JSON text. */
+ * become their JSON text. So do the items of an array holding a null:
+ * GStreamer cannot print an array holding a NULL string. */
 static gboolean
 json_array_to_value (Walk * w, const gchar * name, const SchemaNode * items,
     JsonArray * array, GValue * value)
@@ -653,7 +654,7 @@ json_array_to_value (Walk * w, const gchar * name, const SchemaNode * items,
   guint i, n = json_array_get_length (array);
   GValue *tmp = g_new0 (GValue, MAX (n, 1));
   GType common = G_TYPE_INVALID;
-  gboolean ok = TRUE;
+  gboolean ok = TRUE, mixed = FALSE;
 
   for (i = 0; ok && i < n; i++) {
     gsize len = w->path->len;
@@ -666,6 +667,8 @@ json_array_to_value (Walk * w, const gchar * name, const SchemaNode * items,
     if (!ok)
       break;
     t = G_VALUE_TYPE (&tmp[i]);
+    if (JSON_NODE_HOLDS_NULL (json_array_get_element (array, i)))
+      mixed = TRUE;
     if (common == G_TYPE_INVALID || common == t)
       common = t;
     else if ((common == G_TYPE_INT64 && t == G_TYPE_DOUBLE) ||
@@ -676,13 +679,15 @@ json_array_to_value (Walk * w, const gchar * name, const SchemaNode * items,
   }
 
   if (ok) {
+    if (mixed)
+      common = G_TYPE_STRING;
     gst_value_array_init (value, n);
     for (i = 0; i < n; i++) {
       GValue item = G_VALUE_INIT;
       GType t = G_VALUE_TYPE (&tmp[i]);
 
       g_value_init (&item, common);
-      if (t == common) {
+      if (t == common && !mixed) {
         g_value_copy (&tmp[i], &item);
       } else if (common == G_TYPE_DOUBLE) {
         g_value_set_double (&item, (gdouble) g_value_get_int64 (&tmp[i]));

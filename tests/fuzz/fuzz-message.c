@@ -8,8 +8,9 @@
  * then the message text (not NUL-terminated: the length is given).
  *
  * Invariants beyond "no crash": a parsed message prints as JSON that parses
- * again to a message of the same type; a known one is rebuilt from its
- * structure; validate_json() agrees with parse().
+ * again to a message of the same type; its structure prints (no critical);
+ * a known one is rebuilt from its structure; validate_json() agrees with
+ * parse().
  */
 
 #include "fuzz-common.h"
@@ -53,6 +54,10 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
     const GstStructure *s = gst_session_message_get_structure (msg);
 
     fuzz_assert (s != NULL, "a message has a structure");
+    /* as GST_PTR_FORMAT, gst-launch -m and applications print it */
+    json = gst_structure_to_string (s);
+    fuzz_assert (g_utf8_validate (json, -1, NULL), "printed, not UTF-8");
+    g_free (json);
     json = gst_session_message_to_json (msg);
     again = gst_session_message_parse (app, direction, json, -1, &error);
     fuzz_assert (again != NULL, "its JSON %s does not parse again: %s", json,

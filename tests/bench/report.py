@@ -16,8 +16,17 @@ import sys
 def load(directory, name):
     try:
         with open(os.path.join(directory, name + ".json"), encoding="utf-8") as f:
-            return json.loads(f.read().strip().splitlines()[-1])
-    except (OSError, ValueError, IndexError):
+            text = f.read().strip()
+    except OSError:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    try:
+        # a program's result is its last line
+        return json.loads(text.splitlines()[-1])
+    except (ValueError, IndexError):
         return None
 
 
@@ -518,7 +527,16 @@ def section_director(doc, r):
     doc.add()
     worst = max(abs(pct(off, "max")), abs(pct(off, "min"))) if off \
         else math.nan
-    drift = r["drift_first_to_last_ms"]
+    vals = [c["offset_ms"] for c in (r.get("chunks") or [])]
+    third = len(vals) // 3
+    if third >= 1:
+        def median(v):
+            v = sorted(v)
+            n = len(v)
+            return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+        drift = median(vals[-third:]) - median(vals[:third])
+    else:
+        drift = r["drift_first_to_last_ms"]
     ok_sync = (worst <= 1000 / 24) if finite(worst) else None
     ok_drift = (abs(drift) <= 1000 / 48) if finite(drift) else None
     gaps = r["video_steps_not_one_frame"] + r["audio_discontinuities"]
@@ -529,8 +547,11 @@ def section_director(doc, r):
         ["A/V offset, min … max", f"{fmt(pct(off, 'min'), ' ms')} … "
          f"{fmt(pct(off, 'max'), ' ms')}", "within ±1 frame (41.7 ms)",
          verdict(ok_sync)],
-        ["drift, last − first chunk", fmt(r["drift_first_to_last_ms"], " ms"),
-         "within ±½ frame (20.8 ms)", verdict(ok_drift)],
+        ["drift: median offset of the last third of the chunks − of the "
+         "first third", fmt(drift, " ms"), "within ±½ frame (20.8 ms)",
+         verdict(ok_drift)],
+        ["last chunk − first chunk", fmt(r["drift_first_to_last_ms"], " ms"),
+         "", ""],
         ["drift, least-squares slope", fmt(r["drift_ms_per_min"], " ms/min"),
          "", ""],
         ["video timestamps not one frame apart",
@@ -554,7 +575,7 @@ def section_director(doc, r):
     doc.row("Director: A/V offset over the run (min … max)",
             f"{fmt(pct(off, 'min'), ' ms')} … {fmt(pct(off, 'max'), ' ms')}",
             "—", "", "within ±41.7 ms", verdict(ok_sync))
-    doc.row("Director: A/V drift, last − first chunk",
+    doc.row("Director: A/V drift over the run (last third − first third)",
             fmt(drift, " ms"), "—", "", "within ±20.8 ms",
             verdict(ok_drift))
     doc.add()
@@ -574,18 +595,25 @@ def section_director(doc, r):
         doc.add(table(["marker at", "click − marker", "change",
                        "video repeats", "silent audio buffers"], crow))
         doc.add()
+    frame_steps = sum(1 for a, b in zip(vals, vals[1:])
+                      if abs(abs(b - a) - 1000 / 24) < 1.0)
     doc.add("**What dominates.** Both streams follow one clock and the "
             "output stage places each input at its sender timestamp plus one "
             "common latency (the larger of the two streams' transport "
-            "latencies, settled over their first inputs), so nothing drifts: "
-            "the offset stays where the start put it, and moves only when a "
-            "stream's latency jumps (by over 100 ms, e.g. when media resumes "
-            "after the stall), which re-places that stream at once. What is "
-            "left is rounding: video takes the nearest 1/24 s slot (up to "
-            "half a frame, 20.8 ms) and audio follows on within 10 ms of its "
-            "place. Over the stall the last frame is repeated slot by slot "
-            "and silence is filled to the sample, so the timeline stays "
-            "continuous.")
+            "latencies, settled over their first inputs), so nothing drifts "
+            "continuously. The offset moves for three reasons: rounding "
+            "(video takes the nearest 1/24 s slot, up to half a frame, "
+            "20.8 ms; audio follows on within 10 ms of its place); a "
+            "stream's latency jumping by over 100 ms (media resuming after "
+            "the stall), which re-places that stream at once; and late video "
+            "frames: a frame more than 1.5 frames overdue has its slot "
+            "filled by a repeat and is then dropped, and when that is the "
+            "first frame of a marker, the marker shows one frame (41.7 ms) "
+            f"later. {frame_steps} of the changes above are exactly one "
+            "frame, at chunks with repeats (late frames on this loaded "
+            "machine, see the load average). Over the stall the "
+            "last frame is repeated slot by slot and silence is filled to "
+            "the sample, so the timeline stays continuous.")
     doc.add()
 
 
@@ -660,13 +688,20 @@ def section_webhook(doc, r):
             fmt(four, "/s"), fmt(fl, "/s (fsync floor)"), ratio(four, fl),
             "—", "—")
     doc.add()
+    if finite(one, four) and four > 1.1 * one:
+        conc = ("Concurrent senders overlap their verification and HTTP "
+                "with each other's syncs.")
+    else:
+        conc = ("More senders do not raise the rate: SQLite commits one "
+                "transaction at a time, each waiting for its own sync (no "
+                "group commit), and the store, the processing and the mark "
+                "share that one writer.")
     doc.add("**What dominates.** Each delivery costs the receiver about three "
             "synced writes: the SQLite commit that stores it (WAL, "
             "`synchronous=FULL`) before the 200, the synced JSONL append, "
             "and the commit that marks it processed; then the Ed25519 "
             "verification (about 0.1 ms, above) and the HTTP exchange. "
-            "Concurrent senders overlap their verification and HTTP with "
-            "each other's syncs.")
+            + conc)
     doc.add()
 
 
@@ -777,7 +812,7 @@ def main():
         table(["figure", "value", "baseline", "ratio", "target", "result"],
               doc.summary),
         "",
-        "Rerun: `tests/bench/run` (about 15 minutes; `--long` runs the "
+        "Rerun: `tests/bench/run` (about 10 minutes; `--long` runs the "
         "director for 10 minutes; raw JSON results and logs land in "
         "`build/bench/`). Each program also runs alone, e.g. "
         "`build/tests/bench/bench-ttff --runs 7`; `--quick` is the ~2 s "

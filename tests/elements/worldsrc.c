@@ -704,7 +704,19 @@ GST_START_TEST (test_start_stop_cycles)
       stop_pipeline (pipeline);
       frames_free (f);
     } else {
-      g_usleep (G_USEC_PER_SEC / 50);
+      /* mid-negotiation: once the offer went out (it has a session id) */
+      GstElement *src = get_src (pipeline);
+      gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+      gchar *id = NULL;
+
+      while (id == NULL && g_get_monotonic_time () < deadline) {
+        g_object_get (src, "session-id", &id, NULL);
+        if (id == NULL)
+          g_usleep (1000);
+      }
+      fail_unless (id != NULL, "cycle %u: no offer within 10 s", i);
+      g_free (id);
+      gst_object_unref (src);
       stop_pipeline (pipeline);
     }
     fail_unless (g_get_monotonic_time () - t0 < 25 * G_USEC_PER_SEC,

@@ -6,15 +6,20 @@
  * of an internal live appsrc) that outlives the sessions feeding it. It owns
  * the output timeline:
  *
- * - timestamps are running time of the element's clock, starting at the
- *   first input of any output of the element (a shared origin, so audio and
- *   video start together);
- * - video is a constant-rate sequence of slots: a frame takes the next slot;
- *   when input is overdue (a stall, a session being renewed) the last frame
- *   is repeated, slot by slot, from a clock-driven filler thread; input that
- *   runs ahead of the clock by more than a few slots is dropped;
- * - audio is a sample count since the origin: gaps are filled with silence
- *   of the exact sample count, input running ahead is dropped;
+ * - timestamps are running time of the element's clock; the first video
+ *   frame sets the origin and the frame grid (audio before it is cut), so
+ *   audio and video start together, and at EOS each pad is filled up to the
+ *   furthest, so they end together;
+ * - each input is placed at its sender timestamp plus one transport latency
+ *   shared by both streams (see map_input): audio and video keep the
+ *   sender's relation;
+ * - video is a constant-rate sequence of slots: a frame takes the slot
+ *   nearest its time, slots before it repeat the last frame, a frame whose
+ *   slot is taken is dropped; when input is overdue (a stall, a renewal) a
+ *   clock-driven filler thread repeats the last frame slot by slot;
+ * - audio is a sample count since the origin: within 10 ms of its place an
+ *   input follows on, a hole is filled with silence of the exact sample
+ *   count, an overlap is cut;
  * - encoded output (decode=false) cannot repeat frames nor make up audio:
  *   over a gap its timestamps jump (muxers keep the time right), and a
  *   stream starts at a keyframe.

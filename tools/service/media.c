@@ -420,7 +420,10 @@ feeder_next_position (SvcFeeder * feeder, guint64 * position)
     }
     if (!feeder->started || feeder_time (feeder, feeder->next) +
         5 * feeder_time (feeder, step) < now) {
-      feeder->next = feeder_position (feeder, now);
+      /* video starts with the frame of the current slot, at once; audio
+       * with the next whole block */
+      feeder->next = feeder->is_video ? gst_util_uint64_scale (now,
+          feeder_units (feeder), GST_SECOND) : feeder_position (feeder, now);
       feeder->started = TRUE;
     }
     time = feeder_time (feeder, feeder->next);
@@ -506,8 +509,14 @@ feeder_need_data (GstAppSrc * appsrc, guint length, gpointer user_data)
     }
   }
 
-  /* a live source delivers a frame once it is complete */
-  if (!feeder_wait_until (feeder, end))
+  /* Without sound, a frame leaves at its instant, as a camera's (or
+   * videotestsrc is-live) does: the world's frames are shown as soon as
+   * the model makes them. With sound, every buffer leaves once its span is
+   * over (an audio block once complete), so that audio and video reach the
+   * network with the relation of their timestamps, which is the one the
+   * sender reports (rtpbin maps them by send time). */
+  if (!feeder_wait_until (feeder, feeder->is_video && !media->settings.audio ?
+          pts : end))
     return;
 
   if (feeder->cache) {

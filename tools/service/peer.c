@@ -25,7 +25,7 @@
 
 #include "peer.h"
 
-#define GATHER_POLL_MS 25
+#define GATHER_POLL_MS 5
 
 struct _SvcPeer
 {
@@ -490,6 +490,9 @@ start_gather_wait (gpointer data)
     return G_SOURCE_REMOVE;
   peer->gather_deadline = g_get_monotonic_time () +
       (gint64) peer->config->ice_timeout_ms * 1000;
+  /* the host candidate is often there already */
+  if (poll_gathering (peer) == G_SOURCE_REMOVE)
+    return G_SOURCE_REMOVE;
   source = g_timeout_source_new (GATHER_POLL_MS);
   g_source_set_callback (source, poll_gathering, peer_ref (peer),
       (GDestroyNotify) peer_unref);

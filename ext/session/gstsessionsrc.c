@@ -50,7 +50,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_session_src_debug);
 #define DEFAULT_STOP_TIMEOUT 5000
 
 /* jitterbuffer latency (ms) with latency=-1: loopback, or elsewhere */
-#define AUTO_LATENCY_LOOPBACK 20
+#define AUTO_LATENCY_LOOPBACK 5
 #define AUTO_LATENCY_REMOTE 200
 
 #define WATCHDOG_MS 100
@@ -1659,11 +1659,11 @@ gst_session_src_class_init (GstSessionSrcClass * klass)
    * GstSessionSrc:latency:
    *
    * The jitterbuffer latency in milliseconds; -1 picks one for the path
-   * (20 ms on loopback, 200 ms elsewhere).
+   * (5 ms on loopback, 200 ms elsewhere).
    */
   g_object_class_install_property (gobject_class, PROP_LATENCY,
       g_param_spec_int ("latency", "Latency",
-          "Jitterbuffer latency in ms (-1: 20 on loopback, 200 elsewhere)",
+          "Jitterbuffer latency in ms (-1: 5 on loopback, 200 elsewhere)",
           -1, 10000, DEFAULT_LATENCY, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
 

@@ -37,6 +37,9 @@
 GST_DEBUG_CATEGORY_STATIC (session_stage_debug);
 #define GST_CAT_DEFAULT session_stage_debug
 
+/* libnice's check pacing on a loopback path, in ms */
+#define LOOPBACK_PACING_MS 5u
+
 #define GATHER_POLL_MS 5
 
 struct _GstSessionStage
@@ -225,6 +228,20 @@ gst_session_stage_check_plugins (gboolean audio, GError ** error)
   }
   g_string_free (missing, TRUE);
   return TRUE;
+}
+
+/* ---- debug ---- */
+
+static void
+init_debug (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    GST_DEBUG_CATEGORY_INIT (session_stage_debug, "sessionstage", 0,
+        "session source: one negotiated WebRTC session");
+    g_once_init_leave (&done, 1);
+  }
 }
 
 /* ---- media ---- */
@@ -650,6 +667,19 @@ configure_ice (GstSessionStage * stage)
   /* UDP on loopback is all it takes: no TCP candidates to gather */
   if (g_object_class_find_property (G_OBJECT_GET_CLASS (ice), "ice-tcp"))
     g_object_set (ice, "ice-tcp", FALSE, NULL);
+  /* libnice paces its connectivity checks 20 ms apart, for links that
+   * congest; a loopback link does not, and 5 ms brings ICE up in about
+   * 15 ms instead of 60 */
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (ice), "agent")) {
+    GObject *agent = NULL;
+
+    g_object_get (ice, "agent", &agent, NULL);
+    if (agent && g_object_class_find_property (G_OBJECT_GET_CLASS (agent),
+            "stun-pacing-timer"))
+      g_object_set (agent, "stun-pacing-timer", LOOPBACK_PACING_MS, NULL);
+    if (agent)
+      g_object_unref (agent);
+  }
   g_object_unref (ice);
 }
 
@@ -663,9 +693,7 @@ gst_session_stage_new (GstElement * owner,
   GstStructure *opts;
   GstBus *bus;
 
-  if (session_stage_debug == NULL)
-    GST_DEBUG_CATEGORY_INIT (session_stage_debug, "sessionstage", 0,
-        "session source: one negotiated WebRTC session");
+  init_debug ();
 
   stage = g_new0 (GstSessionStage, 1);
   stage->refcount = 1;

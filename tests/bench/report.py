@@ -119,19 +119,22 @@ EXPLAIN = {
         "about 200 ms later (libnice also gathers TCP candidates and tries "
         "UPnP, on by default, before it calls it done)",
     "start-session round trip":
-        "the service's answer: it builds its side of the session, then polls "
-        "its own gathering every 25 ms, the first poll 25 ms after its local "
-        "description is set",
+        "the service's answer: it builds its side of the session, checks "
+        "its own gathering at once and then every 5 ms, and answers once "
+        "its 127.0.0.1 host candidate is there",
     "ICE connected":
         "libnice's connectivity checks and the nomination of the pair, "
-        "the same for both clients (their checks are paced by libnice's "
-        "timers, not by the network)",
+        "paced by libnice's timer, not by the network: 20 ms between checks "
+        "by default (the baseline), 5 ms in worldsrc on a loopback path, "
+        "where nothing can congest",
     "→ channel open (DTLS, SCTP)":
         "the DTLS handshake (a few ms on loopback) and the SCTP association",
     "→ first RTP out of webrtcbin (DTLS, next frame, jitterbuffer)":
-        "the DTLS handshake, then the service's next frame (16 fps; the "
-        "service renders and VP8-encodes each frame once its 62.5 ms slot "
-        "is over), then the jitterbuffer latency (worldsrc 20 ms on "
+        "the DTLS handshake, then the service's first frame (16 fps; the "
+        "world's media starts with the frame of the current slot when the "
+        "service answers, and each frame leaves once rendered and "
+        "VP8-encoded at its instant; the encoder's first keyframe takes "
+        "30–45 ms here), then the jitterbuffer latency (worldsrc 5 ms on "
         "loopback, the baseline webrtcbin's default 200 ms) before "
         "webrtcbin's src pad",
     "first RTP → first output buffer (depay, decode)":
@@ -234,18 +237,16 @@ def section_ttff(doc, r):
     a2r = phase_values(w, "answered", "first_rtp")
     doc.add("The jitterbuffer sits inside webrtcbin, so its latency is part "
             "of the first-RTP row: that row is where the baseline's 200 ms "
-            "default shows (against worldsrc's 20 ms on loopback); the "
+            "default shows (against worldsrc's 5 ms on loopback); the "
             "baseline's other loss is gathering. For worldsrc, the first RTP "
             f"leaves webrtcbin {fmt(a2r, ' ms')} after the answer (warm "
-            "median): the service starts its media when it answers and "
-            "releases each frame at the end of its 62.5 ms slot; what it "
-            "produces before ICE and DTLS are up cannot be sent, so the first "
-            "frame "
-            "follows the service's frame grid, not the client. Against the "
-            "150 ms target the element's own share is small (its start-up, "
-            "gathering on loopback, the 20 ms jitterbuffer and the decode); "
-            "the rest is the service's answer, libnice's checks and the "
-            "service's frame timing.")
+            "median): the service starts its media when it answers, and its "
+            "first frame is rendered and VP8-encoded while ICE and DTLS come "
+            "up, so the first frame follows the service's encoder, not the "
+            "client. Against the 150 ms target the element's own share is "
+            "small (its start-up, gathering on loopback, ICE checks paced for "
+            "loopback, the 5 ms jitterbuffer and the decode); the rest is the "
+            "service's answer and its encoder.")
     doc.add()
 
 

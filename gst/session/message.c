@@ -21,6 +21,7 @@
 
 #include <string.h>
 
+#include "json-private.h"
 #include "message.h"
 #include "schema-private.h"
 #include "session.h"
@@ -74,14 +75,26 @@ message_new (GstSessionApp app, GstSessionDirection direction,
   GstSessionMessage *msg;
   GstStructure *s;
 
-  s = schema_object_to_structure (type, schema ? schema->object : NULL,
+  /* the structure's name is a known type, which needs no "type" field; an
+   * unknown type is not made a name (names are kept for the life of the
+   * process): it goes in a field, before the other fields */
+  s = schema_object_to_structure (type, schema ? type :
+      GST_SESSION_MESSAGE_UNKNOWN_TYPE, schema ? schema->object : NULL,
       json_node_get_object (root), error);
   if (s == NULL)
     return NULL;
-  /* the structure's name is the type; no need for a "type" field too */
-  gst_structure_remove_field (s, "type");
-  if (strcmp (gst_structure_get_name (s), type) != 0)
-    gst_structure_set (s, "type", G_TYPE_STRING, type, NULL);
+  if (schema == NULL) {
+    GstStructure *unknown = gst_structure_new (GST_SESSION_MESSAGE_UNKNOWN_TYPE,
+        "type", G_TYPE_STRING, type, NULL);
+    const GValue *other = gst_structure_get_value (s,
+        GST_SESSION_MESSAGE_OTHER_FIELDS);
+
+    if (other)
+      gst_structure_set_value (unknown, GST_SESSION_MESSAGE_OTHER_FIELDS,
+          other);
+    gst_structure_free (s);
+    s = unknown;
+  }
 
   msg = g_new0 (GstSessionMessage, 1);
   msg->refcount = 1;
@@ -401,8 +414,12 @@ gst_session_message_is_known (const GstSessionMessage * message)
  * @message: a message
  *
  * The fields of the message, with the contract's defaults filled in. The
- * structure's name is the type (a type that is not a valid structure name
- * gives the name "object" and a "type" field).
+ * structure's name is the type. Only names the contract defines become
+ * names of the structure and its fields: members it does not define are in
+ * the string field %GST_SESSION_MESSAGE_OTHER_FIELDS (JSON text), maps and
+ * objects the contract does not describe are strings of their JSON text,
+ * and a message of an unknown type is named
+ * %GST_SESSION_MESSAGE_UNKNOWN_TYPE, with its type in a `type` field.
  *
  * Returns: (transfer none): the fields.
  */
@@ -410,40 +427,6 @@ const GstStructure *
 gst_session_message_get_structure (const GstSessionMessage * message)
 {
   return message->structure;
-}
-
-/* json-glib (1.6) appends ".0" to a double printed without a '.', even
- * after an exponent: 1e+78 comes out as "1e+78.0", which is not JSON.
- * Drops that ".0"; outside strings, an 'e' right after a digit is always
- * an exponent. */
-static void
-fix_exponents (gchar * text)
-{
-  gchar *r = text, *w = text;
-  gboolean in_string = FALSE;
-
-  while (*r) {
-    gchar c = *r;
-
-    *w++ = *r++;
-    if (in_string) {
-      if (c == '\\' && *r)
-        *w++ = *r++;
-      else if (c == '"')
-        in_string = FALSE;
-    } else if (c == '"') {
-      in_string = TRUE;
-    } else if ((c == 'e' || c == 'E') && w - 2 >= text
-        && g_ascii_isdigit (w[-2])) {
-      if (*r == '+' || *r == '-')
-        *w++ = *r++;
-      while (g_ascii_isdigit (*r))
-        *w++ = *r++;
-      if (r[0] == '.' && r[1] == '0' && !g_ascii_isdigit (r[2]))
-        r += 2;
-    }
-  }
-  *w = '\0';
 }
 
 /**
@@ -456,8 +439,5 @@ fix_exponents (gchar * text)
 gchar *
 gst_session_message_to_json (const GstSessionMessage * message)
 {
-  gchar *text = json_to_string (message->root, FALSE);
-
-  fix_exponents (text);
-  return text;
+  return json_compact_text (message->root);
 }

@@ -103,9 +103,11 @@ gboolean schema_validate (const SchemaMessage * message, JsonObject * object,
 G_GNUC_INTERNAL
 gboolean schema_check_text (const gchar * text, gsize length, GError ** error);
 
+/* @object as a structure named @name; @type is the first word of errors */
 G_GNUC_INTERNAL
-GstStructure *schema_object_to_structure (const gchar * name,
-    const SchemaObject * schema, JsonObject * object, GError ** error);
+GstStructure *schema_object_to_structure (const gchar * type,
+    const gchar * name, const SchemaObject * schema, JsonObject * object,
+    GError ** error);
 
 G_GNUC_INTERNAL
 JsonNode *schema_structure_to_json (const GstStructure * structure,

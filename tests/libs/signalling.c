@@ -761,6 +761,56 @@ GST_START_TEST (test_json_answer_201)
 
 GST_END_TEST;
 
+/* The service's own field names are not interned (GStreamer keeps every
+ * quark for the life of the process): they stay JSON text. */
+GST_START_TEST (test_answer_names_not_interned)
+{
+  TestServer *ts = test_server_new (MODE_RESPONSE);
+  Record r = { 0, };
+  GstSessionHttpSignaller *sig = signaller_new (ts->url, TEST_KEY, &r);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  guint i, j;
+
+  for (i = 0; i < 20; i++) {
+    GString *answer = g_string_new ("{\"type\":\"answer\",\"sdp\":\"");
+    JsonNode *other;
+
+    g_string_append (answer, ANSWER_SDP);
+    g_string_append (answer, "\"");
+    for (j = 0; j < 500; j++) {
+      gchar *name = g_strdup_printf ("qk-answer-%08x-%u-%u",
+          g_random_int (), i, j);
+
+      g_string_append_printf (answer, ",\"%s\":{\"%s\":%u}", name, name, j);
+      g_ptr_array_add (names, name);
+    }
+    g_string_append_c (answer, '}');
+    test_server_set_response (ts, 200, "application/json", answer->str);
+    start (sig, NULL, &r);
+    WAIT_FOR (r.answers == i + 1);
+    fail_unless_equals_string (gst_structure_get_string (r.answer, "sdp"),
+        ANSWER_SDP);
+    assert_equals_int (gst_structure_n_fields (r.answer), 3);
+    other = json_from_string (gst_structure_get_string (r.answer,
+            GST_SESSION_MESSAGE_OTHER_FIELDS), NULL);
+    fail_unless (other != NULL && JSON_NODE_HOLDS_OBJECT (other));
+    assert_equals_int (json_object_get_size (json_node_get_object (other)),
+        500);
+    json_node_unref (other);
+    g_string_free (answer, TRUE);
+  }
+  for (i = 0; i < names->len; i++)
+    fail_unless (g_quark_try_string (g_ptr_array_index (names, i)) == 0,
+        "%s was interned", (gchar *) g_ptr_array_index (names, i));
+
+  g_ptr_array_unref (names);
+  signaller_free (sig);
+  test_server_free (ts);
+  record_clear (&r);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_service_closes_stream)
 {
   TestServer *ts = test_server_new (MODE_SSE_CLOSE);
@@ -2063,6 +2113,7 @@ signalling_suite (void)
   tcase_add_test (tc, test_sse_answer_then_stop);
   tcase_add_test (tc, test_sse_tiny_chunks_crlf);
   tcase_add_test (tc, test_json_answer_200);
+  tcase_add_test (tc, test_answer_names_not_interned);
   tcase_add_test (tc, test_json_answer_201);
   tcase_add_test (tc, test_service_closes_stream);
   tcase_add_test (tc, test_keepalive_timeout);

@@ -269,7 +269,11 @@ gst_session_message_validate_json (GstSessionApp app,
  * Builds and validates a message from a #GstStructure (see
  * #GstSessionMessage for how values map to JSON; a %NULL string is JSON
  * null). The type must be one the contract defines for @app and
- * @direction (%GST_SESSION_ERROR_UNKNOWN_TYPE otherwise).
+ * @direction (%GST_SESSION_ERROR_UNKNOWN_TYPE otherwise). What parsing
+ * keeps as JSON text is read back, so that the structure of a parsed
+ * message builds again: the members in %GST_SESSION_MESSAGE_OTHER_FIELDS
+ * go back in their object, and a string where the contract allows only an
+ * object (a map) is the object it holds.
  *
  * Returns: (transfer full) (nullable): the message, or %NULL on error.
  */
@@ -296,6 +300,7 @@ gst_session_message_new_from_structure (GstSessionApp app,
   root = schema_structure_to_json (fields, error);
   if (root == NULL)
     return NULL;
+  schema_expand_text (schema, json_node_get_object (root));
   if (schema_validate (schema, json_node_get_object (root), error))
     msg = message_new (app, direction, schema, type, root, error);
   json_node_unref (root);

@@ -1054,3 +1054,91 @@ schema_structure_to_json (const GstStructure * structure, GError ** error)
   g_string_free (w.path, TRUE);
   return node;
 }
+
+/* ---- what parsing kept as JSON text, back to JSON ---- */
+
+static void expand_object (const SchemaObject * schema, JsonObject * object);
+
+/* The object @text holds, or NULL. */
+static JsonNode *
+parse_object_text (const gchar * text)
+{
+  JsonNode *node = json_from_string (text, NULL);
+
+  if (node && !JSON_NODE_HOLDS_OBJECT (node)) {
+    json_node_unref (node);
+    return NULL;
+  }
+  return node;
+}
+
+static void
+expand_node (const SchemaNode * rule, JsonNode * node)
+{
+  /* a string where only an object is allowed: the text parsing made of a
+   * map or of an object the contract does not describe */
+  if (JSON_NODE_HOLDS_VALUE (node) &&
+      json_node_get_value_type (node) == G_TYPE_STRING &&
+      (rule->types & SCHEMA_OBJECT) && !(rule->types & SCHEMA_STRING)) {
+    JsonNode *parsed = parse_object_text (json_node_get_string (node));
+
+    if (parsed) {
+      json_node_init_object (node, json_node_get_object (parsed));
+      json_node_unref (parsed);
+    }
+  }
+  if (JSON_NODE_HOLDS_OBJECT (node) && rule->object)
+    expand_object (rule->object, json_node_get_object (node));
+  if (JSON_NODE_HOLDS_ARRAY (node) && rule->items) {
+    JsonArray *array = json_node_get_array (node);
+    guint i, n = json_array_get_length (array);
+
+    for (i = 0; i < n; i++)
+      expand_node (rule->items, json_array_get_element (array, i));
+  }
+}
+
+static void
+expand_object (const SchemaObject * schema, JsonObject * object)
+{
+  JsonNode *other = json_object_get_member (object,
+      GST_SESSION_MESSAGE_OTHER_FIELDS);
+  GList *members, *l;
+
+  /* the members parsing gathered in other-fields go back in their place */
+  if (other && JSON_NODE_HOLDS_VALUE (other) &&
+      json_node_get_value_type (other) == G_TYPE_STRING) {
+    JsonNode *parsed = parse_object_text (json_node_get_string (other));
+
+    if (parsed) {
+      JsonObject *o = json_node_get_object (parsed);
+
+      json_object_remove_member (object, GST_SESSION_MESSAGE_OTHER_FIELDS);
+      members = json_object_get_members (o);
+      for (l = members; l; l = l->next) {
+        if (!json_object_has_member (object, l->data))
+          json_object_set_member (object, l->data,
+              json_node_copy (json_object_get_member (o, l->data)));
+      }
+      g_list_free (members);
+      json_node_unref (parsed);
+    }
+  }
+
+  members = json_object_get_members (object);
+  for (l = members; l; l = l->next) {
+    const SchemaProp *p = find_prop (schema, l->data);
+    const SchemaNode *rule = p ? p->node :
+        schema->extra == SCHEMA_EXTRA_MAP ? schema->extra_node : NULL;
+
+    if (rule)
+      expand_node (rule, json_object_get_member (object, l->data));
+  }
+  g_list_free (members);
+}
+
+void
+schema_expand_text (const SchemaMessage * message, JsonObject * object)
+{
+  expand_object (message->object, object);
+}

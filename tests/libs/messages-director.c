@@ -1603,6 +1603,28 @@ GST_START_TEST (test_round_trip_service)
   assert_json (d, "phases_ms", "{'denoise':6200.5,'decode':1399.0}");
   gst_session_message_unref (m);
 
+  /* the structure of a parsed message builds again, JSON text included */
+  m = accept_sq (SERVICE, "{'type':'chunk_metrics','chunk_index':3,"
+      "'units':'ms','route':'unknown','phases_ms':{'a b':1.5},"
+      "'gauges':{},'worker':{'id':'gpu-3'}}");
+  json = gst_session_message_build (APP, SERVICE,
+      gst_session_message_get_structure (m), &err);
+  fail_unless (json != NULL, "%s", err ? err->message : "");
+  fail_unless_equals_string (json, "{\"type\":\"chunk_metrics\","
+      "\"chunk_index\":3,\"units\":\"ms\",\"route\":\"unknown\","
+      "\"phases_ms\":{\"a b\":1.5},\"gauges\":{},"
+      "\"worker\":{\"id\":\"gpu-3\"}}");
+  g_free (json);
+  gst_session_message_unref (m);
+  m = accept_sq (SERVICE, error_example);
+  json = gst_session_message_build (APP, SERVICE,
+      gst_session_message_get_structure (m), &err);
+  fail_unless (json != NULL, "%s", err ? err->message : "");
+  fail_unless (strstr (json, "\"detail\":[{\"loc\":[\"body\","
+          "\"prompt_version\"],\"msg\":\"stale\"}]") != NULL, "%s", json);
+  g_free (json);
+  gst_session_message_unref (m);
+
   /* what breaks a rule is not built */
   fields = chunk_structure (0.0);
   json = gst_session_message_build (APP, SERVICE, fields, &err);

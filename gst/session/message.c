@@ -139,6 +139,13 @@ lookup_type (GstSessionApp app, GstSessionDirection direction,
         GST_SESSION_ERROR_INVALID_MESSAGE, "message: /type is empty");
     return FALSE;
   }
+  /* json-glib passes a lone surrogate escape on as bytes that are not
+   * UTF-8 (the text was UTF-8) */
+  if (!g_utf8_validate (*type, -1, NULL)) {
+    g_set_error_literal (error, GST_SESSION_ERROR,
+        GST_SESSION_ERROR_INVALID_MESSAGE, "message: /type is not valid UTF-8");
+    return FALSE;
+  }
   *schema = schema_lookup (app, direction, *type);
   return TRUE;
 }

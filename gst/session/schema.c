@@ -1059,20 +1059,28 @@ schema_structure_to_json (const GstStructure * structure, GError ** error)
 
 static void expand_object (const SchemaObject * schema, JsonObject * object);
 
-/* The object @text holds, or NULL. */
+/* The object @text holds (mutable: the validator may rewrite 1.0 as 1),
+ * or NULL. */
 static JsonNode *
 parse_object_text (const gchar * text)
 {
-  JsonNode *node = json_from_string (text, NULL);
+  JsonParser *parser = json_parser_new ();
+  JsonNode *node = NULL;
 
+  if (json_parser_load_from_data (parser, text, -1, NULL))
+    node = json_parser_steal_root (parser);
+  g_object_unref (parser);
   if (node && !JSON_NODE_HOLDS_OBJECT (node)) {
     json_node_unref (node);
-    return NULL;
+    node = NULL;
   }
   return node;
 }
 
-static void
+/* @node, or what goes in its place (transfer full). json-glib 1.6 cannot
+ * change the type of a node in place (json_node_init_object() on a string
+ * node unrefs a stale pointer): a new node replaces it. */
+static JsonNode *
 expand_node (const SchemaNode * rule, JsonNode * node)
 {
   /* a string where only an object is allowed: the text parsing made of a
@@ -1082,20 +1090,22 @@ expand_node (const SchemaNode * rule, JsonNode * node)
       (rule->types & SCHEMA_OBJECT) && !(rule->types & SCHEMA_STRING)) {
     JsonNode *parsed = parse_object_text (json_node_get_string (node));
 
-    if (parsed) {
-      json_node_init_object (node, json_node_get_object (parsed));
-      json_node_unref (parsed);
-    }
+    if (parsed)
+      return parsed;
   }
   if (JSON_NODE_HOLDS_OBJECT (node) && rule->object)
     expand_object (rule->object, json_node_get_object (node));
   if (JSON_NODE_HOLDS_ARRAY (node) && rule->items) {
     JsonArray *array = json_node_get_array (node);
     guint i, n = json_array_get_length (array);
+    JsonArray *copy = json_array_sized_new (n);
 
     for (i = 0; i < n; i++)
-      expand_node (rule->items, json_array_get_element (array, i));
+      json_array_add_element (copy, expand_node (rule->items,
+              json_array_get_element (array, i)));
+    return take_array (copy);
   }
+  return json_node_ref (node);
 }
 
 static void
@@ -1130,9 +1140,15 @@ expand_object (const SchemaObject * schema, JsonObject * object)
     const SchemaProp *p = find_prop (schema, l->data);
     const SchemaNode *rule = p ? p->node :
         schema->extra == SCHEMA_EXTRA_MAP ? schema->extra_node : NULL;
+    JsonNode *node = json_object_get_member (object, l->data), *expanded;
 
-    if (rule)
-      expand_node (rule, json_object_get_member (object, l->data));
+    if (rule == NULL)
+      continue;
+    expanded = expand_node (rule, node);
+    if (expanded != node)
+      json_object_set_member (object, l->data, expanded);
+    else
+      json_node_unref (expanded);
   }
   g_list_free (members);
 }

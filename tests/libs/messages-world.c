@@ -893,6 +893,8 @@ GST_START_TEST (test_unknown_type)
       "future_event", "/o/k/0", "finite");
   refuse (SERVICE, "{\"type\":\"future_event\",\"o\":\"\\udc00x\"}",
       "future_event", "/o", "UTF-8");
+  refuse (SERVICE, "{\"type\":\"future\\udc00x\"}", "message", "/type",
+      "UTF-8");
 
   /* a client type sent by the service is not a known service message */
   msg = parse_ok (SERVICE, "{\"type\":\"prompt\",\"prompt\":\"\"}");

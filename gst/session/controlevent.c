@@ -67,7 +67,9 @@ control_events_warn_invalid (GQueue * events, GError * error)
       NULL, w);
 }
 
-/* The element message for @message: its fields, named "<app>/<type>". */
+/* The element message for @message: its fields, named "<app>/<type>"
+ * ("<app>/unknown" for a type the contract does not define, whose type is
+ * in a "type" field: names are kept for the life of the process). */
 GstStructure *
 control_event_details (const GstSessionMessage * message)
 {

@@ -410,9 +410,6 @@ loc_to_pointer (JsonNode * loc)
   return NULL;
 }
 
-static GstStructure *object_to_structure (JsonObject * object,
-    const gchar * name, guint depth);
-
 static void json_to_gvalue (JsonNode * node, GValue * value, guint depth);
 
 /* The type of the first leaf of @value, as GStreamer sees it when it checks
@@ -487,7 +484,7 @@ json_array_to_gvalue (JsonNode * node, GValue * value, guint depth)
     for (i = 0; i < n; i++)
       g_value_unset (&elements[i]);
     g_value_init (value, G_TYPE_STRING);
-    g_value_take_string (value, json_to_string (node, FALSE));
+    g_value_take_string (value, json_compact_text (node));
   }
   g_free (elements);
 }
@@ -504,10 +501,9 @@ json_to_gvalue (JsonNode * node, GValue * value, guint depth)
 
   switch (JSON_NODE_TYPE (node)) {
     case JSON_NODE_OBJECT:
-      g_value_init (value, GST_TYPE_STRUCTURE);
-      g_value_take_boxed (value,
-          object_to_structure (json_node_get_object (node), "object",
-              depth + 1));
+      /* its member names are the sender's: see ctx_to_structure() */
+      g_value_init (value, G_TYPE_STRING);
+      g_value_take_string (value, json_compact_text (node));
       break;
     case JSON_NODE_ARRAY:
       json_array_to_gvalue (node, value, depth);
@@ -539,21 +535,60 @@ json_to_gvalue (JsonNode * node, GValue * value, guint depth)
   }
 }
 
-static GstStructure *
-object_to_structure (JsonObject * object, const gchar * name, guint depth)
+/* TRUE when spec 001 lists @key in the ctx of some model-level type. */
+static gboolean
+is_ctx_key (const gchar * key)
 {
-  GstStructure *s = gst_structure_new_empty (name);
+  guint i, j;
+
+  for (i = 0; i < G_N_ELEMENTS (model_error_types); i++) {
+    for (j = 0; j < MAX_CTX_KEYS && model_error_types[i].ctx_keys[j]; j++) {
+      if (strcmp (model_error_types[i].ctx_keys[j], key) == 0)
+        return TRUE;
+    }
+  }
+  return FALSE;
+}
+
+/* Only the ctx keys of spec 001 become field names: GStreamer interns
+ * field names as quarks, kept for the life of the process, so keys chosen
+ * by the sender would make memory grow without bound. Other members are
+ * kept, as the JSON text of one object, in GST_SESSION_MESSAGE_OTHER_FIELDS
+ * (and nested objects are their JSON text). */
+static GstStructure *
+ctx_to_structure (JsonObject * object)
+{
+  GstStructure *s = gst_structure_new_empty ("ctx");
+  JsonObject *other = NULL;
   GList *members, *l;
 
   members = json_object_get_members (object);
   for (l = members; l; l = l->next) {
     const gchar *key = l->data;
+    JsonNode *node = json_object_get_member (object, key);
     GValue value = G_VALUE_INIT;
 
-    json_to_gvalue (json_object_get_member (object, key), &value, depth);
-    gst_structure_take_value (s, key, &value);
+    if (is_ctx_key (key)) {
+      json_to_gvalue (node, &value, 1);
+      gst_structure_take_value (s, key, &value);
+    } else {
+      if (other == NULL)
+        other = json_object_new ();
+      json_object_set_member (other, key, json_node_copy (node));
+    }
   }
   g_list_free (members);
+
+  if (other) {
+    JsonNode *node = json_node_init_object (json_node_alloc (), other);
+    GValue value = G_VALUE_INIT;
+
+    g_value_init (&value, G_TYPE_STRING);
+    g_value_take_string (&value, json_compact_text (node));
+    gst_structure_take_value (s, GST_SESSION_MESSAGE_OTHER_FIELDS, &value);
+    json_node_unref (node);
+    json_object_unref (other);
+  }
   return s;
 }
 
@@ -594,7 +629,7 @@ item_from_json (JsonNode * node)
   item->loc = loc_to_pointer (json_object_get_member (object, "loc"));
   member = json_object_get_member (object, "ctx");
   if (member && JSON_NODE_HOLDS_OBJECT (member))
-    item->ctx = object_to_structure (json_node_get_object (member), "ctx", 1);
+    item->ctx = ctx_to_structure (json_node_get_object (member));
   member = json_object_get_member (object, "input");
   if (member)
     item->input = json_to_string (member, FALSE);

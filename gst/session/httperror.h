@@ -59,11 +59,14 @@ typedef enum {
  *   `/body/images/0`; `~` and `/` in a name are escaped as `~0` and `~1`),
  *   or %NULL when the item has no `loc`.
  * @ctx: the structured context (a #GstStructure named `ctx`), or %NULL.
- *   JSON integers become #G_TYPE_INT64, reals #G_TYPE_DOUBLE, strings
- *   #G_TYPE_STRING, booleans #G_TYPE_BOOLEAN, arrays #GST_TYPE_ARRAY,
- *   objects #GST_TYPE_STRUCTURE (named `object`) and null a #G_TYPE_STRING
- *   holding %NULL. The elements of a #GST_TYPE_ARRAY share one type (as
- *   GStreamer requires): integers mixed with reals all become
+ *   Only the ctx keys spec 001 lists (`min_width`, `max_size`, `expected`,
+ *   ...) are fields; other keys are kept, as the JSON text of one object,
+ *   in %GST_SESSION_MESSAGE_OTHER_FIELDS (GStreamer keeps every field name
+ *   for the life of the process). JSON integers become #G_TYPE_INT64,
+ *   reals #G_TYPE_DOUBLE, strings #G_TYPE_STRING, booleans
+ *   #G_TYPE_BOOLEAN, arrays #GST_TYPE_ARRAY, objects a #G_TYPE_STRING of
+ *   their compact JSON text and null a #G_TYPE_STRING holding %NULL. The
+ *   elements of a #GST_TYPE_ARRAY share one type (as GStreamer requires): integers mixed with reals all become
  *   #G_TYPE_DOUBLE, and an array of any other mix of types (nested arrays
  *   included) or holding a null is kept as a #G_TYPE_STRING holding its
  *   compact JSON text.

@@ -8,7 +8,7 @@
 #ifndef __GST_SESSION_JSON_PRIVATE_H__
 #define __GST_SESSION_JSON_PRIVATE_H__
 
-#include <glib.h>
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -16,6 +16,11 @@ G_BEGIN_DECLS
  * on the text, before a parser (which recurses) builds anything from it. */
 G_GNUC_INTERNAL
 gboolean json_depth_ok (const gchar * text, gsize length, guint max);
+
+/* @node as compact JSON text that is JSON: json_to_string() without the
+ * ".0" json-glib 1.6 appends after an exponent (1e+78.0). */
+G_GNUC_INTERNAL
+gchar *json_compact_text (JsonNode * node);
 
 G_END_DECLS
 

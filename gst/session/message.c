@@ -21,6 +21,7 @@
 
 #include <string.h>
 
+#include "json-private.h"
 #include "message.h"
 #include "schema-private.h"
 #include "session.h"
@@ -74,14 +75,26 @@ message_new (GstSessionApp app, GstSessionDirection direction,
   GstSessionMessage *msg;
   GstStructure *s;
 
-  s = schema_object_to_structure (type, schema ? schema->object : NULL,
+  /* the structure's name is a known type, which needs no "type" field; an
+   * unknown type is not made a name (names are kept for the life of the
+   * process): it goes in a field, before the other fields */
+  s = schema_object_to_structure (type, schema ? type :
+      GST_SESSION_MESSAGE_UNKNOWN_TYPE, schema ? schema->object : NULL,
       json_node_get_object (root), error);
   if (s == NULL)
     return NULL;
-  /* the structure's name is the type; no need for a "type" field too */
-  gst_structure_remove_field (s, "type");
-  if (strcmp (gst_structure_get_name (s), type) != 0)
-    gst_structure_set (s, "type", G_TYPE_STRING, type, NULL);
+  if (schema == NULL) {
+    GstStructure *unknown = gst_structure_new (GST_SESSION_MESSAGE_UNKNOWN_TYPE,
+        "type", G_TYPE_STRING, type, NULL);
+    const GValue *other = gst_structure_get_value (s,
+        GST_SESSION_MESSAGE_OTHER_FIELDS);
+
+    if (other)
+      gst_structure_set_value (unknown, GST_SESSION_MESSAGE_OTHER_FIELDS,
+          other);
+    gst_structure_free (s);
+    s = unknown;
+  }
 
   msg = g_new0 (GstSessionMessage, 1);
   msg->refcount = 1;
@@ -124,6 +137,13 @@ lookup_type (GstSessionApp app, GstSessionDirection direction,
   if ((*type)[0] == '\0') {
     g_set_error_literal (error, GST_SESSION_ERROR,
         GST_SESSION_ERROR_INVALID_MESSAGE, "message: /type is empty");
+    return FALSE;
+  }
+  /* json-glib passes a lone surrogate escape on as bytes that are not
+   * UTF-8 (the text was UTF-8) */
+  if (!g_utf8_validate (*type, -1, NULL)) {
+    g_set_error_literal (error, GST_SESSION_ERROR,
+        GST_SESSION_ERROR_INVALID_MESSAGE, "message: /type is not valid UTF-8");
     return FALSE;
   }
   *schema = schema_lookup (app, direction, *type);
@@ -256,7 +276,11 @@ gst_session_message_validate_json (GstSessionApp app,
  * Builds and validates a message from a #GstStructure (see
  * #GstSessionMessage for how values map to JSON; a %NULL string is JSON
  * null). The type must be one the contract defines for @app and
- * @direction (%GST_SESSION_ERROR_UNKNOWN_TYPE otherwise).
+ * @direction (%GST_SESSION_ERROR_UNKNOWN_TYPE otherwise). What parsing
+ * keeps as JSON text is read back, so that the structure of a parsed
+ * message builds again: the members in %GST_SESSION_MESSAGE_OTHER_FIELDS
+ * go back in their object, and a string where the contract allows only an
+ * object (a map) is the object it holds.
  *
  * Returns: (transfer full) (nullable): the message, or %NULL on error.
  */
@@ -283,6 +307,7 @@ gst_session_message_new_from_structure (GstSessionApp app,
   root = schema_structure_to_json (fields, error);
   if (root == NULL)
     return NULL;
+  schema_expand_text (schema, json_node_get_object (root));
   if (schema_validate (schema, json_node_get_object (root), error))
     msg = message_new (app, direction, schema, type, root, error);
   json_node_unref (root);
@@ -401,8 +426,12 @@ gst_session_message_is_known (const GstSessionMessage * message)
  * @message: a message
  *
  * The fields of the message, with the contract's defaults filled in. The
- * structure's name is the type (a type that is not a valid structure name
- * gives the name "object" and a "type" field).
+ * structure's name is the type. Only names the contract defines become
+ * names of the structure and its fields: members it does not define are in
+ * the string field %GST_SESSION_MESSAGE_OTHER_FIELDS (JSON text), maps and
+ * objects the contract does not describe are strings of their JSON text,
+ * and a message of an unknown type is named
+ * %GST_SESSION_MESSAGE_UNKNOWN_TYPE, with its type in a `type` field.
  *
  * Returns: (transfer none): the fields.
  */
@@ -410,40 +439,6 @@ const GstStructure *
 gst_session_message_get_structure (const GstSessionMessage * message)
 {
   return message->structure;
-}
-
-/* json-glib (1.6) appends ".0" to a double printed without a '.', even
- * after an exponent: 1e+78 comes out as "1e+78.0", which is not JSON.
- * Drops that ".0"; outside strings, an 'e' right after a digit is always
- * an exponent. */
-static void
-fix_exponents (gchar * text)
-{
-  gchar *r = text, *w = text;
-  gboolean in_string = FALSE;
-
-  while (*r) {
-    gchar c = *r;
-
-    *w++ = *r++;
-    if (in_string) {
-      if (c == '\\' && *r)
-        *w++ = *r++;
-      else if (c == '"')
-        in_string = FALSE;
-    } else if (c == '"') {
-      in_string = TRUE;
-    } else if ((c == 'e' || c == 'E') && w - 2 >= text
-        && g_ascii_isdigit (w[-2])) {
-      if (*r == '+' || *r == '-')
-        *w++ = *r++;
-      while (g_ascii_isdigit (*r))
-        *w++ = *r++;
-      if (r[0] == '.' && r[1] == '0' && !g_ascii_isdigit (r[2]))
-        r += 2;
-    }
-  }
-  *w = '\0';
 }
 
 /**
@@ -456,8 +451,5 @@ fix_exponents (gchar * text)
 gchar *
 gst_session_message_to_json (const GstSessionMessage * message)
 {
-  gchar *text = json_to_string (message->root, FALSE);
-
-  fix_exponents (text);
-  return text;
+  return json_compact_text (message->root);
 }

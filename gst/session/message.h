@@ -54,6 +54,28 @@ typedef enum {
 #define GST_SESSION_MESSAGE_MAX_DEPTH 32
 
 /**
+ * GST_SESSION_MESSAGE_OTHER_FIELDS:
+ *
+ * Name of the string field that holds, as the compact JSON text of one
+ * object, the members of a parsed object whose names the contract does not
+ * define (unknown fields, and every field of a message of unknown type).
+ * Names chosen by the sender never become #GstStructure names or field
+ * names: GStreamer keeps those for the life of the process. The field is
+ * absent when there are no such members. No contract name contains a `-`,
+ * so it cannot clash with a field.
+ */
+#define GST_SESSION_MESSAGE_OTHER_FIELDS "other-fields"
+
+/**
+ * GST_SESSION_MESSAGE_UNKNOWN_TYPE:
+ *
+ * Name of the structure of a parsed message whose type the contract does
+ * not define; its `type` field holds the type, and
+ * %GST_SESSION_MESSAGE_OTHER_FIELDS its other fields.
+ */
+#define GST_SESSION_MESSAGE_UNKNOWN_TYPE "unknown"
+
+/**
  * GstSessionMessage:
  *
  * One validated control message: its `type` and its fields.

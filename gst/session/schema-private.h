@@ -103,13 +103,22 @@ gboolean schema_validate (const SchemaMessage * message, JsonObject * object,
 G_GNUC_INTERNAL
 gboolean schema_check_text (const gchar * text, gsize length, GError ** error);
 
+/* @object as a structure named @name; @type is the first word of errors */
 G_GNUC_INTERNAL
-GstStructure *schema_object_to_structure (const gchar * name,
-    const SchemaObject * schema, JsonObject * object, GError ** error);
+GstStructure *schema_object_to_structure (const gchar * type,
+    const gchar * name, const SchemaObject * schema, JsonObject * object,
+    GError ** error);
 
 G_GNUC_INTERNAL
 JsonNode *schema_structure_to_json (const GstStructure * structure,
     GError ** error);
+
+/* Undoes, in @object built from a structure, what parsing keeps as JSON
+ * text: the members of GST_SESSION_MESSAGE_OTHER_FIELDS go back in their
+ * object, and a string where @message allows only an object (a map, an
+ * object the contract does not describe) becomes the object it holds. */
+G_GNUC_INTERNAL
+void schema_expand_text (const SchemaMessage * message, JsonObject * object);
 
 /* Shorthands for the tables. Compound literals at file scope have static
  * storage, so a table reads like the spec's. */

@@ -16,6 +16,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "json-private.h"
 #include "schema-private.h"
 #include "sessionerror.h"
 
@@ -586,6 +587,67 @@ static gboolean json_to_value (Walk * w, const gchar * name,
 static gboolean json_array_to_value (Walk * w, const gchar * name,
     const SchemaNode * items, JsonArray * array, GValue * value);
 
+/* Checks a value kept as JSON text as json_to_value() checks values:
+ * member names and strings are UTF-8 (json-glib passes a lone surrogate
+ * escape, "\udc00", on as bytes that are not), numbers are finite
+ * (json-glib reads 1e999 as infinity, which no JSON text can hold). */
+static gboolean
+check_raw (Walk * w, JsonNode * node)
+{
+  gboolean ok = TRUE;
+
+  switch (JSON_NODE_TYPE (node)) {
+    case JSON_NODE_NULL:
+      return TRUE;
+    case JSON_NODE_OBJECT:{
+      JsonObject *object = json_node_get_object (node);
+      GList *members = json_object_get_members (object), *l;
+
+      for (l = members; l && ok; l = l->next) {
+        gsize len = w->path->len;
+
+        if (!g_utf8_validate (l->data, -1, NULL)) {
+          ok = fail (w, "has a member name that is not valid UTF-8");
+          break;
+        }
+        path_push_key (w->path, l->data);
+        ok = check_raw (w, json_object_get_member (object, l->data));
+        g_string_truncate (w->path, len);
+      }
+      g_list_free (members);
+      return ok;
+    }
+    case JSON_NODE_ARRAY:{
+      JsonArray *array = json_node_get_array (node);
+      guint i, n = json_array_get_length (array);
+
+      for (i = 0; i < n && ok; i++) {
+        gsize len = w->path->len;
+
+        g_string_append_printf (w->path, "/%u", i);
+        ok = check_raw (w, json_array_get_element (array, i));
+        g_string_truncate (w->path, len);
+      }
+      return ok;
+    }
+    case JSON_NODE_VALUE:
+      break;
+  }
+  if (json_node_get_value_type (node) == G_TYPE_STRING &&
+      !g_utf8_validate (json_node_get_string (node), -1, NULL))
+    return fail (w, "is not valid UTF-8");
+  if (json_node_get_value_type (node) == G_TYPE_DOUBLE &&
+      !isfinite (json_node_get_double (node)))
+    return fail (w, "is not a finite number");
+  return TRUE;
+}
+
+/* Only names of the contract become the structure's fields: GStreamer
+ * interns field and structure names as quarks, kept for the life of the
+ * process, so names chosen by the sender would make memory grow without
+ * bound. The other members are kept, as one JSON object's text, in
+ * GST_SESSION_MESSAGE_OTHER_FIELDS. A message's own "type" (at the top,
+ * when @schema does not list it) is its name, not a member. */
 static GstStructure *
 object_to_structure (Walk * w, const gchar * name,
     const SchemaObject * schema, JsonObject * object)
@@ -593,39 +655,57 @@ object_to_structure (Walk * w, const gchar * name,
   GstStructure *s;
   GList *members, *l;
   const SchemaProp *p;
+  JsonObject *other = NULL;
 
   s = gst_structure_new_empty (valid_structure_name (name) ? name : "object");
   members = json_object_get_members (object);
   for (l = members; l; l = l->next) {
     const gchar *key = l->data;
-    const SchemaNode *rule = NULL;
+    JsonNode *node = json_object_get_member (object, key);
     GValue v = G_VALUE_INIT;
     gsize len = w->path->len;
     gboolean ok;
 
-    /* json-glib passes a lone surrogate escape ("\udc00") on as bytes
-     * that are not UTF-8 */
-    if (!g_utf8_validate (key, -1, NULL)) {
-      fail (w, "has a member name that is not valid UTF-8");
-      g_list_free (members);
-      gst_structure_free (s);
-      return NULL;
-    }
-    if (schema) {
-      p = find_prop (schema, key);
-      rule = p ? p->node : schema->extra_node;
-    }
+    p = schema ? find_prop (schema, key) : NULL;
+    if (p == NULL && len == 0 && strcmp (key, "type") == 0)
+      continue;
     path_push_key (w->path, key);
-    ok = json_to_value (w, key, rule, json_object_get_member (object, key), &v);
+    if (!g_utf8_validate (key, -1, NULL)) {
+      g_string_truncate (w->path, len);
+      ok = fail (w, "has a member name that is not valid UTF-8");
+    } else if (p) {
+      ok = json_to_value (w, p->name, p->node, node, &v);
+      if (ok)
+        gst_structure_take_value (s, p->name, &v);
+    } else {
+      ok = check_raw (w, node);
+      if (ok) {
+        if (other == NULL)
+          other = json_object_new ();
+        json_object_set_member (other, key, json_node_copy (node));
+      }
+    }
     g_string_truncate (w->path, len);
     if (!ok) {
       g_list_free (members);
       gst_structure_free (s);
+      if (other)
+        json_object_unref (other);
       return NULL;
     }
-    gst_structure_take_value (s, key, &v);
   }
   g_list_free (members);
+
+  if (other) {
+    JsonNode *node = json_node_init_object (json_node_alloc (), other);
+    GValue v = G_VALUE_INIT;
+
+    g_value_init (&v, G_TYPE_STRING);
+    g_value_take_string (&v, json_compact_text (node));
+    gst_structure_take_value (s, GST_SESSION_MESSAGE_OTHER_FIELDS, &v);
+    json_node_unref (node);
+    json_object_unref (other);
+  }
 
   /* the contract's defaults for what was left out */
   for (p = schema ? schema->props : NULL; p && p->name; p++) {
@@ -693,7 +773,7 @@ json_array_to_value (Walk * w, const gchar * name, const SchemaNode * items,
         g_value_set_double (&item, (gdouble) g_value_get_int64 (&tmp[i]));
       } else {
         g_value_take_string (&item,
-            json_to_string (json_array_get_element (array, i), FALSE));
+            json_compact_text (json_array_get_element (array, i)));
       }
       gst_value_array_append_and_take_value (value, &item);
     }
@@ -718,8 +798,20 @@ json_to_value (Walk * w, const gchar * name, const SchemaNode * rule,
       return json_array_to_value (w, name, rule ? rule->items : NULL,
           json_node_get_array (node), value);
     case JSON_NODE_OBJECT:{
-      GstStructure *s = object_to_structure (w, name,
-          rule ? rule->object : NULL, json_node_get_object (node));
+      GstStructure *s;
+
+      /* a map, or an object the contract does not describe: its member
+       * names are the sender's, so it is kept as its JSON text */
+      if (rule == NULL || rule->object == NULL ||
+          rule->object->extra == SCHEMA_EXTRA_MAP) {
+        if (!check_raw (w, node))
+          return FALSE;
+        g_value_init (value, G_TYPE_STRING);
+        g_value_take_string (value, json_compact_text (node));
+        return TRUE;
+      }
+      s = object_to_structure (w, name, rule->object,
+          json_node_get_object (node));
 
       if (s == NULL)
         return FALSE;
@@ -772,10 +864,10 @@ json_to_value (Walk * w, const gchar * name, const SchemaNode * rule,
 }
 
 GstStructure *
-schema_object_to_structure (const gchar * name, const SchemaObject * schema,
-    JsonObject * object, GError ** error)
+schema_object_to_structure (const gchar * type, const gchar * name,
+    const SchemaObject * schema, JsonObject * object, GError ** error)
 {
-  Walk w = { name, g_string_new (NULL), error };
+  Walk w = { type, g_string_new (NULL), error };
   GstStructure *s;
 
   s = object_to_structure (&w, name, schema, object);
@@ -961,4 +1053,108 @@ schema_structure_to_json (const GstStructure * structure, GError ** error)
   }
   g_string_free (w.path, TRUE);
   return node;
+}
+
+/* ---- what parsing kept as JSON text, back to JSON ---- */
+
+static void expand_object (const SchemaObject * schema, JsonObject * object);
+
+/* The object @text holds (mutable: the validator may rewrite 1.0 as 1),
+ * or NULL. */
+static JsonNode *
+parse_object_text (const gchar * text)
+{
+  JsonParser *parser = json_parser_new ();
+  JsonNode *node = NULL;
+
+  if (json_parser_load_from_data (parser, text, -1, NULL))
+    node = json_parser_steal_root (parser);
+  g_object_unref (parser);
+  if (node && !JSON_NODE_HOLDS_OBJECT (node)) {
+    json_node_unref (node);
+    node = NULL;
+  }
+  return node;
+}
+
+/* @node, or what goes in its place (transfer full). json-glib 1.6 cannot
+ * change the type of a node in place (json_node_init_object() on a string
+ * node unrefs a stale pointer): a new node replaces it. */
+static JsonNode *
+expand_node (const SchemaNode * rule, JsonNode * node)
+{
+  /* a string where only an object is allowed: the text parsing made of a
+   * map or of an object the contract does not describe */
+  if (JSON_NODE_HOLDS_VALUE (node) &&
+      json_node_get_value_type (node) == G_TYPE_STRING &&
+      (rule->types & SCHEMA_OBJECT) && !(rule->types & SCHEMA_STRING)) {
+    JsonNode *parsed = parse_object_text (json_node_get_string (node));
+
+    if (parsed)
+      return parsed;
+  }
+  if (JSON_NODE_HOLDS_OBJECT (node) && rule->object)
+    expand_object (rule->object, json_node_get_object (node));
+  if (JSON_NODE_HOLDS_ARRAY (node) && rule->items) {
+    JsonArray *array = json_node_get_array (node);
+    guint i, n = json_array_get_length (array);
+    JsonArray *copy = json_array_sized_new (n);
+
+    for (i = 0; i < n; i++)
+      json_array_add_element (copy, expand_node (rule->items,
+              json_array_get_element (array, i)));
+    return take_array (copy);
+  }
+  return json_node_ref (node);
+}
+
+static void
+expand_object (const SchemaObject * schema, JsonObject * object)
+{
+  JsonNode *other = json_object_get_member (object,
+      GST_SESSION_MESSAGE_OTHER_FIELDS);
+  GList *members, *l;
+
+  /* the members parsing gathered in other-fields go back in their place */
+  if (other && JSON_NODE_HOLDS_VALUE (other) &&
+      json_node_get_value_type (other) == G_TYPE_STRING) {
+    JsonNode *parsed = parse_object_text (json_node_get_string (other));
+
+    if (parsed) {
+      JsonObject *o = json_node_get_object (parsed);
+
+      json_object_remove_member (object, GST_SESSION_MESSAGE_OTHER_FIELDS);
+      members = json_object_get_members (o);
+      for (l = members; l; l = l->next) {
+        if (!json_object_has_member (object, l->data))
+          json_object_set_member (object, l->data,
+              json_node_copy (json_object_get_member (o, l->data)));
+      }
+      g_list_free (members);
+      json_node_unref (parsed);
+    }
+  }
+
+  members = json_object_get_members (object);
+  for (l = members; l; l = l->next) {
+    const SchemaProp *p = find_prop (schema, l->data);
+    const SchemaNode *rule = p ? p->node :
+        schema->extra == SCHEMA_EXTRA_MAP ? schema->extra_node : NULL;
+    JsonNode *node = json_object_get_member (object, l->data), *expanded;
+
+    if (rule == NULL)
+      continue;
+    expanded = expand_node (rule, node);
+    if (expanded != node)
+      json_object_set_member (object, l->data, expanded);
+    else
+      json_node_unref (expanded);
+  }
+  g_list_free (members);
+}
+
+void
+schema_expand_text (const SchemaMessage * message, JsonObject * object)
+{
+  expand_object (message->object, object);
 }

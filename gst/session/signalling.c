@@ -53,8 +53,11 @@
  * `type` equal to `answer`; its other fields are kept. It is handed out as
  * a #GstStructure named `answer`, with JSON values mapped as
  * #GstSessionMessage maps them (strings, %G_TYPE_INT64, %G_TYPE_DOUBLE,
- * %G_TYPE_BOOLEAN, null as a %NULL string, arrays as %GST_TYPE_ARRAY,
- * objects as structures named after their field).
+ * %G_TYPE_BOOLEAN, null as a %NULL string, arrays as %GST_TYPE_ARRAY).
+ * Only `sdp`, `type` and `session_id` are fields: the service's other
+ * fields are in %GST_SESSION_MESSAGE_OTHER_FIELDS, as the JSON text of one
+ * object, since GStreamer keeps every field name for the life of the
+ * process.
  *
  * The API key is never logged, never put in an error text, and scrubbed
  * from texts the service sends back.
@@ -124,7 +127,8 @@ gst_session_signaller_default_init (GstSessionSignallerInterface * iface)
    * @signaller: the signaller.
    * @sdp: the SDP answer.
    * @answer: the whole answer object (a #GstStructure named `answer`:
-   *   `sdp`, `type`, `session_id` and whatever else the service sent).
+   *   `sdp`, `type`, `session_id`, and whatever else the service sent as
+   *   JSON text in %GST_SESSION_MESSAGE_OTHER_FIELDS).
    *
    * The service answered the offer. Emitted at most once per start().
    */
@@ -349,6 +353,20 @@ member_string (JsonObject * object, const gchar * name)
   return json_node_get_string (node);
 }
 
+/* The answer's fields that become fields of its structure: other names are
+ * the service's, which GStreamer would keep for the life of the process,
+ * so they stay JSON text (GST_SESSION_MESSAGE_OTHER_FIELDS). */
+static const SchemaNode answer_string = {.types = SCHEMA_STRING };
+
+static const SchemaObject answer_schema = {
+  .props = (const SchemaProp[]) {
+        {"sdp", TRUE, &answer_string},
+        {"type", TRUE, &answer_string},
+        {"session_id", FALSE, &answer_string},
+        {NULL}
+      },
+};
+
 /* Parses and checks the answer object. */
 static GstStructure *
 parse_answer (const gchar * text, gsize length, GError ** error)
@@ -413,7 +431,8 @@ parse_answer (const gchar * text, gsize length, GError ** error)
   }
 
   /* JSON to GstStructure as GstSessionMessage maps it */
-  answer = schema_object_to_structure ("answer", NULL, object, error);
+  answer = schema_object_to_structure ("answer", "answer", &answer_schema,
+      object, error);
 
 done:
   g_object_unref (parser);

@@ -174,6 +174,19 @@ assert_null (const GstStructure * s, const gchar * name)
       "%s: %s is not null", gst_structure_get_name (s), name);
 }
 
+/* a map, or members the contract does not name: their names are the
+ * service's, so they are JSON text, not fields (GStreamer keeps every field
+ * name for the life of the process) */
+static void
+assert_json (const GstStructure * s, const gchar * name, const gchar * expected)
+{
+  gchar *want = g_strdup (expected);
+
+  g_strdelimit (want, "'", '"');
+  assert_string (s, name, want);
+  g_free (want);
+}
+
 static void
 assert_bool (const GstStructure * s, const gchar * name, gboolean expected)
 {
@@ -774,7 +787,7 @@ GST_START_TEST (test_chunk)
     {",'dispatch':{", ",'dispatch_':{", "/dispatch", "is required"},
   };
   GstSessionMessage *m;
-  const GstStructure *s, *d, *p;
+  const GstStructure *s, *d;
 
   m = accept_sq (SERVICE, chunk_example);
   s = gst_session_message_get_structure (m);
@@ -796,10 +809,28 @@ GST_START_TEST (test_chunk)
   assert_double (d, "wall_ms", 7840.2);
   assert_double (d, "classified_ms", 7600.1);
   assert_double (d, "overhead_ms", 240.1);
-  p = assert_object (d, "phases_ms");
-  assert_double (p, "denoise", 6200.5);
-  assert_double (p, "decode", 1399.0);
-  fail_unless_equals_int (gst_structure_n_fields (p), 2);
+  assert_json (d, "phases_ms", "{'denoise':6200.5,'decode':1399}");
+  fail_unless_equals_int (gst_structure_n_fields (d), 4);
+  fail_unless_equals_int (gst_structure_n_fields (s), 14);
+  gst_session_message_unref (m);
+
+  /* a field the contract does not name is kept as JSON text */
+  m = accept_sq (SERVICE, "{'type':'chunk','chunk_index':0,'prompt_version':1,"
+      "'generation_seconds':7.84,'playback_seconds':10,"
+      "'requested_duration_seconds':10,'generated_frame_count':240,"
+      "'trimmed_context_frames':39,'next_generation_estimate_seconds':7.5,"
+      "'worker':'gpu-3','route':'gorgonea','buffer_depth_seconds':12.5,"
+      "'buffer_depth_chunks':1,'scheduling_lead_ms':2150.5,"
+      "'scheduling_slack_ms':-120.25,'dispatch':{'wall_ms':7840.2,"
+      "'classified_ms':7600.1,'overhead_ms':240.1,'phases_ms':{},"
+      "'queue':{'depth':2}},'host':{'gpu':'h100'}}");
+  s = gst_session_message_get_structure (m);
+  assert_json (s, GST_SESSION_MESSAGE_OTHER_FIELDS,
+      "{'worker':'gpu-3','host':{'gpu':'h100'}}");
+  fail_unless_equals_int (gst_structure_n_fields (s), 15);
+  d = assert_object (s, "dispatch");
+  assert_json (d, "phases_ms", "{}");
+  assert_json (d, GST_SESSION_MESSAGE_OTHER_FIELDS, "{'queue':{'depth':2}}");
   gst_session_message_unref (m);
 
   check_changes (SERVICE, chunk_example, "chunk", changes,
@@ -840,19 +871,15 @@ GST_START_TEST (test_chunk_metrics)
         "is required"},
   };
   GstSessionMessage *m;
-  const GstStructure *s, *o;
+  const GstStructure *s;
 
   m = accept_sq (SERVICE, chunk_metrics_example);
   s = gst_session_message_get_structure (m);
   assert_int (s, "chunk_index", 3);
   assert_string (s, "units", "ms");
   assert_string (s, "route", "betelgeuse");
-  o = assert_object (s, "phases_ms");
-  assert_double (o, "denoise", 6100.0);
-  assert_double (o, "decode", 1400.5);
-  o = assert_object (s, "gauges");
-  assert_double (o, "queue_depth", 2.0);
-  assert_double (o, "gpu_mem_mb", 20480.5);
+  assert_json (s, "phases_ms", "{'denoise':6100,'decode':1400.5}");
+  assert_json (s, "gauges", "{'queue_depth':2,'gpu_mem_mb':20480.5}");
   assert_double (s, "chunk_consumable_ready_ms", 812.5);
   assert_double (s, "chunk_consumable_interval_ms", 10000.0);
   gst_session_message_unref (m);
@@ -901,7 +928,7 @@ GST_START_TEST (test_session_metrics)
         "number"},
   };
   GstSessionMessage *m;
-  const GstStructure *s, *phases, *summary;
+  const GstStructure *s;
 
   m = accept_sq (SERVICE, session_metrics_example);
   s = gst_session_message_get_structure (m);
@@ -909,14 +936,9 @@ GST_START_TEST (test_session_metrics)
   assert_double (s, "session_wall_ms", 61234.5);
   assert_int (s, "history_size", 6);
   assert_int (s, "history_limit", 64);
-  phases = assert_object (s, "phases");
-  summary = assert_object (phases, "denoise");
-  assert_int (summary, "count", 6);
-  assert_double (summary, "total_ms", 37200.0);
-  assert_double (summary, "p50_ms", 6150.5);
-  assert_double (summary, "p95_ms", 6400.25);
-  assert_double (summary, "max_ms", 6420.0);
-  assert_double (assert_object (s, "gauges"), "queue_depth", 1.0);
+  assert_json (s, "phases", "{'denoise':{'count':6,'total_ms':37200,"
+      "'p50_ms':6150.5,'p95_ms':6400.25,'max_ms':6420}}");
+  assert_json (s, "gauges", "{'queue_depth':1}");
   assert_bool (s, "final", TRUE);
   gst_session_message_unref (m);
 
@@ -1104,7 +1126,7 @@ GST_START_TEST (test_error)
         "'detail':{'msg':'stale'}", "/detail", "array"},
   };
   GstSessionMessage *m;
-  const GstStructure *s, *item;
+  const GstStructure *s;
   const GValue *detail;
   guint i;
 
@@ -1113,13 +1135,12 @@ GST_START_TEST (test_error)
   assert_string (s, "code", "stale_prompt_version");
   assert_string (s, "error", "prompt_version 3 is not above 4");
   assert_int (s, "prompt_version", 3);
+  /* the contract does not describe the items: JSON text */
   detail = field (s, "detail", GST_TYPE_ARRAY);
   fail_unless_equals_int (gst_value_array_get_size (detail), 1);
-  fail_unless (G_VALUE_TYPE (gst_value_array_get_value (detail, 0)) ==
-      GST_TYPE_STRUCTURE);
-  item = gst_value_get_structure (gst_value_array_get_value (detail, 0));
-  assert_strings (item, "loc", "body,prompt_version");
-  assert_string (item, "msg", "stale");
+  fail_unless_equals_string (g_value_get_string (gst_value_array_get_value
+          (detail, 0)), "{\"loc\":[\"body\",\"prompt_version\"],"
+      "\"msg\":\"stale\"}");
   gst_session_message_unref (m);
 
   for (i = 0; i < G_N_ELEMENTS (codes); i++) {
@@ -1209,7 +1230,7 @@ GST_START_TEST (test_session_info_sent_values)
   assert_double (s, "continuation_playback_seconds", 9.0);
   assert_strings (s, "resolutions", "768p");
   assert_int (s, "fps", 24);
-  assert_string (s, "worker", "gpu-3");
+  assert_json (s, GST_SESSION_MESSAGE_OTHER_FIELDS, "{'worker':'gpu-3'}");
   assert_int (s, "max_memory", 50);
   gst_session_message_unref (m);
 
@@ -1549,7 +1570,7 @@ GST_START_TEST (test_round_trip_service)
 {
   GstStructure *fields;
   GstSessionMessage *m;
-  const GstStructure *s, *d, *p;
+  const GstStructure *s, *d;
   GError *err = NULL;
   gchar *json;
 
@@ -1578,9 +1599,30 @@ GST_START_TEST (test_round_trip_service)
   assert_double (d, "wall_ms", 7840.25);
   assert_double (d, "classified_ms", 7600.0);
   assert_double (d, "overhead_ms", 240.25);
-  p = assert_object (d, "phases_ms");
-  assert_double (p, "denoise", 6200.5);
-  assert_double (p, "decode", 1399.0);
+  /* built from a structure (names of the application), read as text */
+  assert_json (d, "phases_ms", "{'denoise':6200.5,'decode':1399.0}");
+  gst_session_message_unref (m);
+
+  /* the structure of a parsed message builds again, JSON text included */
+  m = accept_sq (SERVICE, "{'type':'chunk_metrics','chunk_index':3,"
+      "'units':'ms','route':'unknown','phases_ms':{'a b':1.5},"
+      "'gauges':{},'worker':{'id':'gpu-3'}}");
+  json = gst_session_message_build (APP, SERVICE,
+      gst_session_message_get_structure (m), &err);
+  fail_unless (json != NULL, "%s", err ? err->message : "");
+  fail_unless_equals_string (json, "{\"type\":\"chunk_metrics\","
+      "\"chunk_index\":3,\"units\":\"ms\",\"route\":\"unknown\","
+      "\"phases_ms\":{\"a b\":1.5},\"gauges\":{},"
+      "\"worker\":{\"id\":\"gpu-3\"}}");
+  g_free (json);
+  gst_session_message_unref (m);
+  m = accept_sq (SERVICE, error_example);
+  json = gst_session_message_build (APP, SERVICE,
+      gst_session_message_get_structure (m), &err);
+  fail_unless (json != NULL, "%s", err ? err->message : "");
+  fail_unless (strstr (json, "\"detail\":[{\"loc\":[\"body\","
+          "\"prompt_version\"],\"msg\":\"stale\"}]") != NULL, "%s", json);
+  g_free (json);
   gst_session_message_unref (m);
 
   /* what breaks a rule is not built */

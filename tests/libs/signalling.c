@@ -129,44 +129,42 @@ answer_json (const gchar * type, gboolean with_sdp)
   return text;
 }
 
+/* The service's other fields are JSON text: their names are not made
+ * field names, which GStreamer would keep for the life of the process. */
 static void
 check_answer_structure (const GstStructure * s)
 {
-  const GValue *v, *item;
-  const GstStructure *sub;
-  gint64 i64;
-  gdouble d;
-  gboolean b;
+  const gchar *text;
+  JsonNode *other;
+  JsonObject *o, *sub;
+  JsonArray *servers;
 
   fail_unless (gst_structure_has_name (s, "answer"));
   fail_unless_equals_string (gst_structure_get_string (s, "sdp"), ANSWER_SDP);
   fail_unless_equals_string (gst_structure_get_string (s, "type"), "answer");
   fail_unless_equals_string (gst_structure_get_string (s, "session_id"),
       TEST_SESSION_ID);
-  fail_unless (gst_structure_get_int64 (s, "expires_in", &i64));
-  assert_equals_int64 (i64, 600);
-  fail_unless (gst_structure_get_double (s, "ratio", &d));
-  fail_unless (d == 0.5);
-  fail_unless (gst_structure_get_boolean (s, "debug", &b));
-  fail_unless (!b);
-  v = gst_structure_get_value (s, "note");
-  fail_unless (v != NULL && G_VALUE_HOLDS_STRING (v));
-  fail_unless (g_value_get_string (v) == NULL);
+  assert_equals_int (gst_structure_n_fields (s), 4);
 
-  v = gst_structure_get_value (s, "ice_servers");
-  fail_unless (v != NULL && GST_VALUE_HOLDS_ARRAY (v));
-  assert_equals_int (gst_value_array_get_size (v), 1);
-  item = gst_value_array_get_value (v, 0);
-  fail_unless (GST_VALUE_HOLDS_STRUCTURE (item));
-  fail_unless_equals_string (gst_structure_get_string
-      (gst_value_get_structure (item), "urls"), "stun:127.0.0.1:3478");
-
-  v = gst_structure_get_value (s, "runner");
-  fail_unless (v != NULL && GST_VALUE_HOLDS_STRUCTURE (v));
-  sub = gst_value_get_structure (v);
-  fail_unless (gst_structure_has_name (sub, "runner"));
-  fail_unless_equals_string (gst_structure_get_string (sub, "region"),
+  text = gst_structure_get_string (s, GST_SESSION_MESSAGE_OTHER_FIELDS);
+  fail_unless (text != NULL);
+  other = json_from_string (text, NULL);
+  fail_unless (other != NULL && JSON_NODE_HOLDS_OBJECT (other), "%s", text);
+  o = json_node_get_object (other);
+  assert_equals_int (json_object_get_size (o), 6);
+  assert_equals_int64 (json_object_get_int_member (o, "expires_in"), 600);
+  fail_unless (json_object_get_double_member (o, "ratio") == 0.5);
+  fail_unless (!json_object_get_boolean_member (o, "debug"));
+  fail_unless (json_object_get_null_member (o, "note"));
+  servers = json_object_get_array_member (o, "ice_servers");
+  assert_equals_int (json_array_get_length (servers), 1);
+  fail_unless_equals_string (json_object_get_string_member
+      (json_array_get_object_element (servers, 0), "urls"),
+      "stun:127.0.0.1:3478");
+  sub = json_object_get_object_member (o, "runner");
+  fail_unless_equals_string (json_object_get_string_member (sub, "region"),
       "local");
+  json_node_unref (other);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -241,8 +239,7 @@ held_append (TestServer * ts, const gchar * text, gsize length)
 static void
 held_complete (TestServer * ts)
 {
-  soup_message_body_complete (soup_server_message_get_response_body
-      (ts->held));
+  soup_message_body_complete (soup_server_message_get_response_body (ts->held));
   soup_server_message_unpause (ts->held);
 }
 
@@ -624,8 +621,7 @@ check_offer_request (TestServer * ts, const gchar * key,
   fail_unless_equals_string (ts->req_method, "POST");
   fail_unless_equals_string (ts->req_path, "/start_session");
   fail_unless_equals_string (ts->req_content_type, "application/json");
-  fail_unless (ts->req_accept && strstr (ts->req_accept,
-          "text/event-stream"));
+  fail_unless (ts->req_accept && strstr (ts->req_accept, "text/event-stream"));
   if (key) {
     gchar *expected = g_strconcat ("Key ", key, NULL);
 
@@ -765,6 +761,56 @@ GST_START_TEST (test_json_answer_201)
 
 GST_END_TEST;
 
+/* The service's own field names are not interned (GStreamer keeps every
+ * quark for the life of the process): they stay JSON text. */
+GST_START_TEST (test_answer_names_not_interned)
+{
+  TestServer *ts = test_server_new (MODE_RESPONSE);
+  Record r = { 0, };
+  GstSessionHttpSignaller *sig = signaller_new (ts->url, TEST_KEY, &r);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  guint i, j;
+
+  for (i = 0; i < 20; i++) {
+    GString *answer = g_string_new ("{\"type\":\"answer\",\"sdp\":\"");
+    JsonNode *other;
+
+    g_string_append (answer, ANSWER_SDP);
+    g_string_append (answer, "\"");
+    for (j = 0; j < 500; j++) {
+      gchar *name = g_strdup_printf ("qk-answer-%08x-%u-%u",
+          g_random_int (), i, j);
+
+      g_string_append_printf (answer, ",\"%s\":{\"%s\":%u}", name, name, j);
+      g_ptr_array_add (names, name);
+    }
+    g_string_append_c (answer, '}');
+    test_server_set_response (ts, 200, "application/json", answer->str);
+    start (sig, NULL, &r);
+    WAIT_FOR (r.answers == i + 1);
+    fail_unless_equals_string (gst_structure_get_string (r.answer, "sdp"),
+        ANSWER_SDP);
+    assert_equals_int (gst_structure_n_fields (r.answer), 3);
+    other = json_from_string (gst_structure_get_string (r.answer,
+            GST_SESSION_MESSAGE_OTHER_FIELDS), NULL);
+    fail_unless (other != NULL && JSON_NODE_HOLDS_OBJECT (other));
+    assert_equals_int (json_object_get_size (json_node_get_object (other)),
+        500);
+    json_node_unref (other);
+    g_string_free (answer, TRUE);
+  }
+  for (i = 0; i < names->len; i++)
+    fail_unless (g_quark_try_string (g_ptr_array_index (names, i)) == 0,
+        "%s was interned", (gchar *) g_ptr_array_index (names, i));
+
+  g_ptr_array_unref (names);
+  signaller_free (sig);
+  test_server_free (ts);
+  record_clear (&r);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_service_closes_stream)
 {
   TestServer *ts = test_server_new (MODE_SSE_CLOSE);
@@ -884,16 +930,14 @@ GST_START_TEST (test_error_422_model_level)
   fail_unless (r.http_error != NULL);
   assert_equals_int (r.http_error->status, 422);
   assert_equals_int (r.http_error->kind, GST_SESSION_HTTP_ERROR_KIND_MODEL);
-  fail_unless_equals_string (r.http_error->error_type,
-      "feature_not_supported");
+  fail_unless_equals_string (r.http_error->error_type, "feature_not_supported");
   assert_equals_int (r.http_error->retryable, 0);
   assert_equals_int (r.http_error->items->len, 1);
   item = g_ptr_array_index (r.http_error->items, 0);
   fail_unless_equals_string (item->type, "feature_not_supported");
   fail_unless_equals_string (item->loc, "/body/sdp");
   fail_unless_equals_string (item->msg, "The offer has no data channel");
-  fail_if (gst_session_http_error_retry_decision (r.http_error, NULL,
-          1).retry);
+  fail_if (gst_session_http_error_retry_decision (r.http_error, NULL, 1).retry);
 
   test_server_free (ts);
   record_clear (&r);
@@ -1045,8 +1089,7 @@ GST_START_TEST (test_no_key_no_authorization)
   fail_unless (g_uuid_string_is_valid (id));
   fail_unless (json_parser_load_from_data (parser, ts->req_body, -1, NULL));
   fail_unless_equals_string (json_object_get_string_member
-      (json_node_get_object (json_parser_get_root (parser)), "session_id"),
-      id);
+      (json_node_get_object (json_parser_get_root (parser)), "session_id"), id);
   g_free (id);
 
   /* an empty key is no key either */
@@ -1393,8 +1436,7 @@ GST_START_TEST (test_https_validation)
     GST_WARNING ("no TLS backend (glib-networking): https not tested");
     return;
   }
-  certificate = g_tls_certificate_new_from_pem (test_certificate, -1,
-      &error);
+  certificate = g_tls_certificate_new_from_pem (test_certificate, -1, &error);
   fail_unless (certificate != NULL, "%s", error ? error->message : "");
   ts = test_server_new_full (MODE_SSE_HOLD, certificate);
   fail_unless (g_str_has_prefix (ts->url, "https://"));
@@ -2071,6 +2113,7 @@ signalling_suite (void)
   tcase_add_test (tc, test_sse_answer_then_stop);
   tcase_add_test (tc, test_sse_tiny_chunks_crlf);
   tcase_add_test (tc, test_json_answer_200);
+  tcase_add_test (tc, test_answer_names_not_interned);
   tcase_add_test (tc, test_json_answer_201);
   tcase_add_test (tc, test_service_closes_stream);
   tcase_add_test (tc, test_keepalive_timeout);

@@ -232,11 +232,12 @@ GST_START_TEST (test_commands_report_on_change)
   fail_unless (gst_session_world_controller_activate (ctrl,
           GST_SESSION_WORLD_COMMAND_RIGHT, NULL));
   fail_unless (gst_session_world_controller_release (ctrl,
-          GST_SESSION_WORLD_COMMAND_FORWARD | GST_SESSION_WORLD_COMMAND_LOOK_LEFT,
-          NULL));
+          GST_SESSION_WORLD_COMMAND_FORWARD |
+          GST_SESSION_WORLD_COMMAND_LOOK_LEFT, NULL));
   fail_unless (gst_session_world_controller_release (ctrl,
           GST_SESSION_WORLD_COMMAND_FORWARD, NULL));
-  assert_sent (ctrl, "{\"type\":\"commands\",\"active\":[\"forward\"]}\n"
+  assert_sent (ctrl,
+      "{\"type\":\"commands\",\"active\":[\"forward\"]}\n"
       "{\"type\":\"commands\",\"active\":[\"forward\",\"look_left\"]}\n"
       "{\"type\":\"commands\",\"active\":[\"forward\",\"look_left\"],"
       "\"activated\":[\"right\"]}\n" "{\"type\":\"commands\",\"active\":[]}");
@@ -313,8 +314,11 @@ GST_START_TEST (test_service_messages)
   d = drain (ctrl);
   fail_unless_equals_int (d.warnings, 2);
   fail_unless_equals_int (d.messages, 3);
-  fail_unless (gst_structure_has_name (d.last_details,
-          "world/hello_from_the_future"));
+  fail_unless (gst_structure_has_name (d.last_details, "world/unknown"));
+  fail_unless_equals_string (gst_structure_get_string (d.last_details,
+          "type"), "hello_from_the_future");
+  fail_unless_equals_string (gst_structure_get_string (d.last_details,
+          GST_SESSION_MESSAGE_OTHER_FIELDS), "{\"x\":1}");
   fail_unless (strstr (d.last_warning, "/error is required") != NULL);
   drained_clear (&d);
 

@@ -28,7 +28,9 @@
  * `director/session_metrics`, `director/deadline_missed`,
  * `director/stream_exhausted`, `director/error` with its `code`,
  * `director/pong` with `rtt_ms`, `director/session_info`), and emitted as
- * #GstSessionSrc::control-message. See docs/directorsrc.md.
+ * #GstSessionSrc::control-message. A type the contract does not define is
+ * posted as `director/unknown` with its `type`; fields the contract does
+ * not name are in `other-fields`, JSON text. See docs/directorsrc.md.
  *
  * ## Example launch line
  * |[

@@ -22,7 +22,10 @@
  * `world/error` with `error`, `retryable` and, when a request failed,
  * `failed` ("configure", "prompt" or "reset"), `world/pong` with `ts` or
  * `client_ts`, `server_ts` and the measured `rtt_ms`, `world/session_info`,
- * `world/stats`), and emitted as #GstSessionSrc::control-message. Each
+ * `world/stats`), and emitted as #GstSessionSrc::control-message. A type
+ * the contract does not define is posted as `world/unknown` with its
+ * `type`; fields the contract does not name are in `other-fields`, JSON
+ * text (names a service chooses never become GStreamer names). Each
  * negotiated session posts `session/negotiated` with its timings. Refused
  * values post a warning naming the field and the rule; nothing is sent.
  *

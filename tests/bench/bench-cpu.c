@@ -2,15 +2,17 @@
  * Copyright (C) 2026 gst-session developers
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * CPU and memory of one session, worldsrc beside the baseline client,
- * against the service in cached mode (it then costs almost nothing, so
- * the two cores are left to the clients):
+ * CPU and memory of one session, worldsrc beside the baseline client:
  *
  * - CPU: getrusage of this process over a fixed window, one session at a
  *   time, for worldsrc decoding to fakesink, worldsrc with decode=false,
  *   and the baseline (decoding to fakesink); in % of one core. The order
- *   rotates from run to run;
- * - memory: resident set of a fresh child process after its first session
+ *   rotates from run to run. The service renders live and every client
+ *   holds forward+look_left, so that the picture moves as a generated
+ *   world's does (a still picture decodes almost for free and would hide
+ *   what decoding costs); --still measures the cached still picture;
+ * - memory (against the service in cached mode, which costs almost
+ *   nothing): resident set of a fresh child process after its first session
  *   and after each added concurrent session: the first session's cost
  *   (plugins included) and the slope per added session.
  */
@@ -28,6 +30,9 @@
 static gchar *opt_child;
 static gchar *opt_url;
 static gint opt_sessions = 5;
+static gboolean opt_still;
+
+#define MOTION "forward+look_left"
 
 typedef enum
 {
@@ -61,6 +66,17 @@ session_start (Session * s, Client client, const gchar * url)
       "decode=false" : NULL, FALSE);
   world_client_play (s->world);
   return world_client_wait_frames (s->world, 1, START_MS);
+}
+
+/* holds forward+look_left: the camera moves on */
+static void
+session_move (Session * s)
+{
+  if (s->base)
+    baseline_client_send (s->base, "{\"type\": \"commands\", \"active\": "
+        "[\"forward\", \"look_left\"]}");
+  else
+    g_object_set (world_client_get_src (s->world), "commands", MOTION, NULL);
 }
 
 static guint64
@@ -155,14 +171,16 @@ main (int argc, char **argv)
         "Internal: the start-session endpoint", NULL},
     {"sessions", 0, 0, G_OPTION_ARG_INT, &opt_sessions,
         "Concurrent sessions of the memory run", "N"},
+    {"still", 0, 0, G_OPTION_ARG_NONE, &opt_still,
+        "CPU of the cached still picture, not of a moving live one", NULL},
     {NULL}
   };
   GArray *cpu[N_CLIENTS], *fps[N_CLIENTS], *mem_first[2], *mem_added[2];
   guint window_ms;
   gdouble idle0, idle1, t0, t1;
-  BenchService *svc;
+  BenchService *svc, *live = NULL;
   JsonBuilder *b;
-  gchar *url, *self, *runners;
+  gchar *url, *cpu_url, *self, *runners;
   gint r, k;
 
   bench_init (&argc, &argv, "CPU and memory per session, worldsrc vs a "
@@ -181,6 +199,12 @@ main (int argc, char **argv)
   if (svc == NULL)
     return 1;
   url = bench_service_url (svc, "world");
+  if (!opt_still) {
+    live = bench_service_start ("--media=live", "--runners=2", NULL);
+    if (live == NULL)
+      return 1;
+  }
+  cpu_url = live ? bench_service_url (live, "world") : g_strdup (url);
   for (k = 0; k < N_CLIENTS; k++) {
     cpu[k] = bench_values_new ();
     fps[k] = bench_values_new ();
@@ -205,6 +229,11 @@ main (int argc, char **argv)
     session_start (&s, CLIENT_WORLD, url);
     session_stop (&s);
     bench_service_wait_idle (svc, 3000);
+    if (live) {
+      session_start (&s, CLIENT_WORLD, cpu_url);
+      session_stop (&s);
+      bench_service_wait_idle (live, 3000);
+    }
   }
 
   for (r = 0; r < bench_runs; r++) {
@@ -214,11 +243,13 @@ main (int argc, char **argv)
       gdouble c0, c1;
       guint64 f0, f1;
 
-      if (!session_start (&s, client, url)) {
+      if (!session_start (&s, client, cpu_url)) {
         g_printerr ("cpu: %s did not start\n", client_names[client]);
         session_stop (&s);
         continue;
       }
+      if (live)
+        session_move (&s);
       bench_sleep_ms (bench_quick ? 300 : 1500);
       f0 = session_frames (&s);
       t0 = bench_now_ms ();
@@ -233,7 +264,7 @@ main (int argc, char **argv)
           client_names[client], (c1 - c0) * 1000 / (t1 - t0) * 100,
           (f1 - f0) * 1000 / (t1 - t0));
       session_stop (&s);
-      bench_service_wait_idle (svc, 3000);
+      bench_service_wait_idle (live ? live : svc, 3000);
     }
   }
 
@@ -257,6 +288,8 @@ main (int argc, char **argv)
   bench_result_double (b, "window_s", window_ms / 1000.0);
   bench_result_double (b, "idle_cpu_pct", idle1);
   bench_result_int (b, "memory_sessions", opt_sessions);
+  bench_result_string (b, "cpu_media", live ? "live, moving (" MOTION ")" :
+      "cached, still");
   for (k = 0; k < N_CLIENTS; k++) {
     gchar *key = g_strdup_printf ("cpu_%s", client_names[k]);
 
@@ -279,7 +312,10 @@ main (int argc, char **argv)
   }
 
   g_free (url);
+  g_free (cpu_url);
   g_free (self);
   bench_service_stop (svc);
+  if (live)
+    bench_service_stop (live);
   return 0;
 }

@@ -324,9 +324,11 @@ def section_cpu(doc, r):
     if r is None:
         doc.add("No result (bench-cpu failed or did not run).")
         return
-    doc.add(f"One session at a time against the service in cached mode (it "
-            f"then costs almost nothing, so the cores are left to the "
-            f"client); CPU is getrusage of the bench process over "
+    media = r.get("cpu_media", "cached, still")
+    doc.add(f"One session at a time; CPU against the service's "
+            f"{'live, moving picture (it renders every frame, and every client holds forward+look_left, so the camera moves as a generated world does)' if media.startswith('live') else 'cached still picture'}, "
+            f"memory against its cached media (which costs the service "
+            f"almost nothing); CPU is getrusage of the bench process over "
             f"{fmt(r['window_s'], ' s', 0)} windows, in % of one core, "
             f"{r['runs']} runs with the order rotating; the process alone "
             f"takes {fmt(r['idle_cpu_pct'], ' %', 2)}. Memory: resident set "
@@ -339,12 +341,13 @@ def section_cpu(doc, r):
     fw, fb = med(r["mem_first_worldsrc"]), med(r["mem_first_baseline"])
     rows = [
         ["CPU, decoding to fakesink", fmt(cw, " %"), fmt(cb, " %"),
-         ratio(cw, cb), "≤ 1.1× baseline",
-         verdict(cw <= 1.1 * cb if finite(cw, cb) else None)],
+         ratio(cw, cb), "≤ 1.05× baseline",
+         verdict(cw <= 1.05 * cb if finite(cw, cb) else None)],
         ["CPU, `decode=false` (baseline: decoding)", fmt(cn, " %"),
          fmt(cb, " %"), ratio(cn, cb), "—", "—"],
         ["CPU, `decode=false` vs decoding (both worldsrc)", fmt(cn, " %"),
-         fmt(cw, " %"), ratio(cn, cw), "—", "—"],
+         fmt(cw, " %"), ratio(cn, cw), "≤ 0.2× decoding",
+         verdict(cn <= 0.2 * cw if finite(cn, cw) else None)],
         ["frames per second from the service", fmt(med(r["fps_worldsrc"])),
          fmt(med(r["fps_baseline"])), "", "16", ""],
         ["resident memory, first session", fmt(fw, " MiB"), fmt(fb, " MiB"),
@@ -356,10 +359,11 @@ def section_cpu(doc, r):
     doc.add(table(["per session (median)", "worldsrc", "baseline", "ratio",
                    "target", "result"], rows))
     doc.row("CPU per session, decoding", fmt(cw, " % of a core"),
-            fmt(cb, " %"), ratio(cw, cb), "≤ 1.1× baseline",
-            verdict(cw <= 1.1 * cb if finite(cw, cb) else None))
+            fmt(cb, " %"), ratio(cw, cb), "≤ 1.05× baseline",
+            verdict(cw <= 1.05 * cb if finite(cw, cb) else None))
     doc.row("CPU per session, `decode=false`", fmt(cn, " %"), fmt(cw, " % "
-            "(decoding)"), ratio(cn, cw), "—", "—")
+            "(decoding)"), ratio(cn, cw), "≤ 0.2× decoding",
+            verdict(cn <= 0.2 * cw if finite(cn, cw) else None))
     doc.row("Resident memory per added session", fmt(mw, " MiB"),
             fmt(mb, " MiB"), ratio(mw, mb), "≤ 1.1× baseline",
             verdict(mw <= 1.1 * mb if finite(mw, mb) else None))
@@ -367,9 +371,13 @@ def section_cpu(doc, r):
     doc.add("**What dominates.** VP8 decoding of 1280x704 at 16 fps is the "
             "bulk of a session's CPU: without it (`decode=false`) the "
             "session costs the transport (ICE, DTLS/SRTP, jitterbuffer, "
-            "depayloading) and worldsrc's output stage. The cached media is "
-            "a mostly still picture, which decodes cheaply; moving content "
-            "costs more in both clients alike. Memory per session is "
+            "depayloading) and worldsrc's output stage. At the service's "
+            "1.5 Mbit/s, VP8 decoding costs only about twice the transport, "
+            "so `decode=false` saves about 60 %, not 80 %: what is left is "
+            "webrtcbin's own threads waking for every packet (SCTP's timer, "
+            "libnice's and the jitterbuffer's), the same in the baseline. "
+            "The still cached picture decodes almost for free (`--still`), "
+            "which would hide this. Memory per session is "
             "webrtcbin's (libnice, DTLS/SRTP, SCTP, rtpbin), the decoder's "
             "frame pool and, for worldsrc, one more frame held for "
             "repeats; the first session carries the plugins.")

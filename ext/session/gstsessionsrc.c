@@ -1623,7 +1623,8 @@ gst_session_src_class_init (GstSessionSrcClass * klass)
    *
    * The start-session endpoint of the service, e.g.
    * `http://127.0.0.1:8080/world/start-session`. On a loopback address,
-   * ICE gathers on 127.0.0.1 only.
+   * ICE gathers on 127.0.0.1 only, with connectivity checks paced 5 ms
+   * apart.
    */
   g_object_class_install_property (gobject_class, PROP_URL,
       g_param_spec_string ("url", "URL", "The start-session endpoint",

@@ -13,7 +13,8 @@
  * 1.22.0 can lose the "complete" notification, so the gathering state is
  * also polled, with a timeout after which the candidates found so far are
  * used. When the service is on loopback, libnice is told to gather on
- * 127.0.0.1 only (it skips loopback interfaces otherwise).
+ * 127.0.0.1 only (it skips loopback interfaces otherwise) and to pace its
+ * checks 5 ms apart.
  *
  * Threads: webrtcbin calls back on its own threads; everything but samples
  * and channel messages is marshalled to the owner's context. A stage is

@@ -1,0 +1,1527 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The soak: directorsrc (renew on, chunk-duration 5) for a long run
+ * against the live reference service, with a fault injected every
+ * --fault-every seconds through the service's admin API (per live
+ * session), restreamed as H.264 + AAC in FLV with rtmp2sink to a local
+ * nginx-rtmp (127.0.0.1 only, started here, `record all`). Not in CI, not
+ * in the `bench` suite: `tests/bench/run --soak` runs it (30 minutes).
+ *
+ *   bench-soak                  30 minutes, a fault every 60 s
+ *   bench-soak --minutes 5      5 minutes
+ *   bench-soak --quick          about 60 s, a fault every 12 s
+ *
+ * The faults, in turn: a late chunk within the media timeout (stall 3 s),
+ * the peer dropped, a service error (generation_failed), early exhaustion
+ * (session_limit), a malformed message, a silent peer whose response stays
+ * open (zombie), the peer dropped with the next start refused once
+ * (runner_scheduling_failure), a late chunk beyond the media timeout
+ * (stall 7 s), a schema violation, the peer dropped with the next answer
+ * 2 s late. Each fault waits for the one before to be recovered (up to
+ * the period).
+ *
+ * Checked and printed as one JSON object on stdout:
+ * - for every fault: what the element did (warnings, sessions negotiated,
+ *   start attempts, deadline_missed, director/error, stream_exhausted),
+ *   whether it recovered as expected (a new session's first frame for
+ *   the faults that end a session; the next chunk of the same session for
+ *   the others) and after how long, and how long the output was held
+ *   (repeated frames, silence);
+ * - the element's output (pad probes): every video step one frame, every
+ *   audio buffer starting where the one before ended;
+ * - the received stream (nginx's recording, read with ffprobe; plus a
+ *   live ffprobe of the RTMP URL now and then): H.264 and AAC, its
+ *   duration against the wall time of the run (within 2 %), no timestamp
+ *   gap beyond one frame (audio: one packet) and no backward step;
+ * - resident memory of this process (the whole pipeline: element,
+ *   encoders, muxer, sink) sampled every 10 s: after the warm-up and at
+ *   the end, and the growth per hour (least squares over the samples after
+ *   the warm-up); the service's too;
+ * - CPU (user + system) of this process, the service and nginx, as a
+ *   share of one core over the run.
+ *
+ * "pass" is true when every fault recovered as expected, the output and
+ * the recording have no gap, the durations agree within 2 % and no error
+ * was posted. Needs nginx with libnginx-mod-rtmp, ffprobe, x264enc,
+ * flvmux, rtmp2sink and an AAC encoder (tests/deps.sh).
+ */
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <libsoup/soup.h>
+#include <gst/audio/audio.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <grp.h>
+#include <unistd.h>
+
+#include "bench-common.h"
+
+#define NGINX_MODULE "/usr/lib/nginx/modules/ngx_rtmp_module.so"
+#define SAMPLE_EVERY_S 10
+#define PROMPT_EVERY_S 20
+#define PING_EVERY_S 10
+#define LIVE_PROBE_EVERY_S 300
+#define FRAME (GST_SECOND / 24)
+
+static gdouble opt_minutes = 30;
+static gint opt_fault_every = 0;
+static gchar *opt_resolution = NULL;
+static gchar *opt_keep = NULL;
+
+/* ---- the faults ---- */
+
+typedef enum
+{
+  SIG_DEADLINE,                 /* director/deadline_missed */
+  SIG_ERROR,                    /* director/error */
+  SIG_WARNING,                  /* a warning */
+  SIG_EXHAUSTED,                /* director/stream_exhausted */
+} Signal;
+
+typedef struct
+{
+  const gchar *name;
+  const gchar *expected;
+  gboolean renews;              /* the session ends: a new one must start */
+  Signal signal;
+  /* the admin rules; %s is the live session's id */
+  const gchar *rules;
+} FaultKind;
+
+static const FaultKind kinds[] = {
+  {"stall-3s", "deadline_missed, frozen 3 s, same session", FALSE,
+      SIG_DEADLINE, "{\"session_id\": \"%s\", \"stall\": {\"at\": 1, "
+        "\"duration\": 3}}"},
+  {"peer-dropped", "warning, a new session", TRUE, SIG_WARNING,
+      "{\"session_id\": \"%s\", \"drop_after\": 1}"},
+  {"generation-failed", "director/error posted, same session", FALSE,
+      SIG_ERROR, "{\"session_id\": \"%s\", \"director_error\": {\"code\": "
+        "\"generation_failed\", \"at\": 1}}"},
+  {"exhausted", "stream_exhausted (session_limit), a new session", TRUE,
+      SIG_EXHAUSTED, "{\"session_id\": \"%s\", \"exhaust_after\": 1}"},
+  {"malformed-message", "warning (message skipped), same session", FALSE,
+      SIG_WARNING, "{\"session_id\": \"%s\", \"bad_message\": {\"kind\": "
+        "\"malformed\", \"at\": 1}}"},
+  {"zombie-peer", "warning after media-timeout, a new session", TRUE,
+      SIG_WARNING, "{\"session_id\": \"%s\", \"drop_after\": 1, "
+        "\"drop_keep_response\": true}"},
+  {"dropped-then-refused", "warnings (lost, start retried), a new session "
+        "at attempt 2", TRUE, SIG_WARNING,
+      "[{\"app\": \"director\", \"refuse\": \"runner_scheduling_failure\"}, "
+        "{\"session_id\": \"%s\", \"drop_after\": 1}]"},
+  {"stall-7s", "deadline_missed, then lost after media-timeout, a new "
+        "session", TRUE, SIG_DEADLINE, "{\"session_id\": \"%s\", \"stall\": "
+        "{\"at\": 1, \"duration\": 7}}"},
+  {"schema-violation", "warning (message skipped), same session", FALSE,
+      SIG_WARNING, "{\"session_id\": \"%s\", \"bad_message\": {\"kind\": "
+        "\"schema\", \"at\": 1}}"},
+  {"dropped-slow-answer", "warning, a new session answered 2 s late", TRUE,
+      SIG_WARNING, "[{\"app\": \"director\", \"answer_delay\": 2}, "
+        "{\"session_id\": \"%s\", \"drop_after\": 1}]"},
+};
+
+typedef struct
+{
+  const FaultKind *kind;
+  gdouble at_ms;                /* bench_now_ms () of the injection */
+  gchar *session;               /* the session it was injected into */
+  gboolean posted;              /* the admin API took the rules */
+  gdouble signal_ms, recovered_ms, chunk_ms;
+  gboolean new_session, signalled;
+  guint warnings, sessions, attempts, deadline_missed, errors, exhausted;
+  guint chunks;
+  GPtrArray *texts;             /* the warnings (shortened) */
+  guint64 vrepeats0, vrepeats1; /* the output's counters at both ends */
+  GstClockTime silence0, silence1;
+} Fault;
+
+/* ---- the run ---- */
+
+typedef struct
+{
+  GMutex lock;
+  /* video, on the element's pad */
+  guint64 vbuffers, vrepeats, vsteps_bad;
+  GstClockTime vfirst, vlast;
+  GstMemory *vlast_mem;         /* compared only */
+  /* audio */
+  gint rate, channels;
+  guint64 abuffers, asteps_bad;
+  GstClockTime afirst, aend, asilence;
+  gdouble first_at, last_at;    /* bench_now_ms () of the first, last buffer */
+  /* how late buffers leave the pads: running time now minus their PTS */
+  GstElement *src;
+  GstClockTimeDiff vlate_max, alate_max;
+  guint64 vlate_over, alate_over;       /* later than the reported latency */
+  GstClockTime vlatency, alatency;      /* the pads' reported min latency */
+} Output;
+
+typedef struct
+{
+  GMainLoop *loop;
+  GstElement *pipeline, *src;
+  BenchService *svc;
+  SoupSession *http;
+  Output out;
+  gdouble start_ms, end_ms;     /* the soak proper: first media to the EOS */
+  gboolean eos, error, stopping;
+  gchar *error_text;
+  gchar *session;               /* the current session's id */
+  GPtrArray *faults;            /* Fault */
+  Fault *current;
+  guint next_kind, postponed;
+  /* totals over the run */
+  guint sessions, warnings, deadline_missed, director_errors, exhausted;
+  guint chunks, prompts_set, prompts_applied, pongs;
+  GArray *rtt;
+  /* samples every SAMPLE_EVERY_S */
+  GArray *sample_s, *rss_mb, *svc_rss_mb;
+  gdouble cpu0, svc_cpu0, nginx_cpu0;
+  /* nginx */
+  GSubprocess *nginx;
+  gint nginx_pid;
+  gchar *nginx_dir, *rtmp_url;
+  /* live reads of the RTMP URL */
+  guint live_ok, live_failed;
+  GSubprocess *live;
+  gdouble live_started;
+} Soak;
+
+static void
+fault_free (gpointer data)
+{
+  Fault *f = data;
+
+  g_free (f->session);
+  g_ptr_array_unref (f->texts);
+  g_free (f);
+}
+
+/* ---- nginx-rtmp on 127.0.0.1 ---- */
+
+static guint16
+free_port (void)
+{
+  struct sockaddr_in a = { 0 };
+  socklen_t len = sizeof (a);
+  gint fd = socket (AF_INET, SOCK_STREAM, 0);
+  guint16 port = 0;
+
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  if (fd >= 0 && bind (fd, (struct sockaddr *) &a, sizeof (a)) == 0 &&
+      getsockname (fd, (struct sockaddr *) &a, &len) == 0)
+    port = ntohs (a.sin_port);
+  if (fd >= 0)
+    close (fd);
+  return port;
+}
+
+static gboolean
+port_open (guint16 port)
+{
+  struct sockaddr_in a = { 0 };
+  gint fd = socket (AF_INET, SOCK_STREAM, 0);
+  gboolean ok;
+
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  a.sin_port = htons (port);
+  ok = fd >= 0 && connect (fd, (struct sockaddr *) &a, sizeof (a)) == 0;
+  if (fd >= 0)
+    close (fd);
+  return ok;
+}
+
+static void
+waited (GObject * proc, GAsyncResult * res, gpointer data)
+{
+  g_subprocess_wait_finish (G_SUBPROCESS (proc), res, NULL);
+  *(gboolean *) data = TRUE;
+}
+
+/* Waits up to @timeout_ms for @proc to end (the default main context
+ * runs meanwhile); kills it when it does not. */
+static void
+subprocess_end (GSubprocess * proc, guint timeout_ms)
+{
+  gboolean done = FALSE;
+  gdouble deadline = bench_now_ms () + timeout_ms;
+
+  g_subprocess_wait_async (proc, NULL, waited, &done);
+  while (!done && bench_now_ms () < deadline)
+    bench_sleep_ms (20);
+  if (!done) {
+    g_subprocess_force_exit (proc);
+    deadline = bench_now_ms () + 5000;
+    while (!done && bench_now_ms () < deadline)
+      bench_sleep_ms (20);
+  }
+}
+
+static gboolean
+nginx_start (Soak * s)
+{
+  guint tries, i;
+
+  if (!g_file_test (NGINX_MODULE, G_FILE_TEST_EXISTS) ||
+      !g_find_program_in_path ("nginx")) {
+    g_printerr ("no nginx RTMP module (Debian: nginx libnginx-mod-rtmp)\n");
+    return FALSE;
+  }
+  s->nginx_dir = g_dir_make_tmp ("soak-nginx-XXXXXX", NULL);
+  if (s->nginx_dir == NULL)
+    return FALSE;
+  for (tries = 0; tries < 5; tries++) {
+    guint16 port = free_port ();
+    gchar *conf, *path, *log, *user = NULL;
+    GError *err = NULL;
+
+    /* as root nginx would switch to an unprivileged user: stay who we are */
+    if (getuid () == 0)
+      user = g_strdup_printf ("user %s %s;", g_get_user_name (),
+          getgrgid (getgid ())? getgrgid (getgid ())->gr_name : "root");
+    conf = g_strdup_printf ("load_module %s;\n%s\ndaemon off;\n"
+        "master_process off;\nworker_processes 1;\npid %s/nginx.pid;\n"
+        "error_log %s/error.log info;\nevents { worker_connections 64; }\n"
+        "rtmp {\n  server {\n    listen 127.0.0.1:%u;\n"
+        "    application live {\n      live on;\n      record all;\n"
+        "      record_path %s;\n      record_unique off;\n"
+        "      allow publish 127.0.0.1;\n      deny publish all;\n"
+        "      allow play 127.0.0.1;\n      deny play all;\n    }\n  }\n}\n",
+        NGINX_MODULE, user ? user : "", s->nginx_dir, s->nginx_dir, port,
+        s->nginx_dir);
+    g_free (user);
+    path = g_build_filename (s->nginx_dir, "nginx.conf", NULL);
+    log = g_build_filename (s->nginx_dir, "error.log", NULL);
+    g_file_set_contents (path, conf, -1, NULL);
+    g_file_set_contents (log, "", -1, NULL);
+    g_free (conf);
+    s->nginx = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
+        G_SUBPROCESS_FLAGS_STDERR_SILENCE, &err, "nginx", "-p", s->nginx_dir,
+        "-c", path, "-e", log, NULL);
+    g_free (path);
+    g_free (log);
+    if (s->nginx == NULL) {
+      g_printerr ("nginx: %s\n", err->message);
+      g_error_free (err);
+      return FALSE;
+    }
+    s->nginx_pid = atoi (g_subprocess_get_identifier (s->nginx));
+    for (i = 0; i < 50; i++) {
+      if (port_open (port)) {
+        s->rtmp_url = g_strdup_printf ("rtmp://127.0.0.1:%u/live/soak", port);
+        g_printerr ("nginx-rtmp on 127.0.0.1:%u (pid %d)\n", port,
+            s->nginx_pid);
+        return TRUE;
+      }
+      if (g_subprocess_get_identifier (s->nginx) == NULL)
+        break;
+      g_usleep (100000);
+    }
+    g_printerr ("nginx did not listen on port %u (attempt %u)\n", port,
+        tries + 1);
+    g_subprocess_force_exit (s->nginx);
+    subprocess_end (s->nginx, 2000);
+    g_clear_object (&s->nginx);
+  }
+  return FALSE;
+}
+
+/* true when nginx's log has @text */
+static gboolean
+nginx_log_has (Soak * s, const gchar * text)
+{
+  gchar *path = g_build_filename (s->nginx_dir, "error.log", NULL);
+  gchar *log = NULL;
+  gboolean found;
+
+  found = g_file_get_contents (path, &log, NULL, NULL) &&
+      strstr (log, text) != NULL;
+  g_free (log);
+  g_free (path);
+  return found;
+}
+
+static void
+nginx_stop (Soak * s)
+{
+  if (s->nginx == NULL)
+    return;
+  g_subprocess_send_signal (s->nginx, SIGTERM);
+  subprocess_end (s->nginx, 5000);
+  g_clear_object (&s->nginx);
+}
+
+static void
+remove_dir (const gchar * dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const gchar *name;
+
+  while (d && (name = g_dir_read_name (d))) {
+    gchar *p = g_build_filename (dir, name, NULL);
+
+    g_remove (p);
+    g_free (p);
+  }
+  if (d)
+    g_dir_close (d);
+  g_rmdir (dir);
+}
+
+/* ---- the element's output ---- */
+
+/* the running time now minus @pts */
+static GstClockTimeDiff
+lateness (Output * o, GstClockTime pts)
+{
+  GstClock *clock = gst_element_get_clock (o->src);
+  GstClockTimeDiff late = 0;
+
+  if (clock) {
+    late = GST_CLOCK_DIFF (pts, gst_clock_get_time (clock) -
+        gst_element_get_base_time (o->src));
+    gst_object_unref (clock);
+  }
+  return late;
+}
+
+static GstPadProbeReturn
+video_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Output *o = data;
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  GstMemory *mem = gst_buffer_peek_memory (buf, 0);
+  GstClockTime pts = GST_BUFFER_PTS (buf);
+  GstClockTimeDiff late = lateness (o, pts);
+
+  g_mutex_lock (&o->lock);
+  o->vlate_max = MAX (o->vlate_max, late);
+  if (o->vlatency && late > (GstClockTimeDiff) o->vlatency)
+    o->vlate_over++;
+  if (o->vbuffers == 0)
+    o->vfirst = pts;
+  else if (pts - o->vlast != gst_util_uint64_scale_int (GST_SECOND, 1, 24))
+    o->vsteps_bad++;
+  if (mem == o->vlast_mem)
+    o->vrepeats++;
+  o->vlast_mem = mem;
+  o->vlast = pts;
+  o->vbuffers++;
+  o->last_at = bench_now_ms ();
+  if (o->first_at == 0)
+    o->first_at = o->last_at;
+  g_mutex_unlock (&o->lock);
+  return GST_PAD_PROBE_OK;
+}
+
+static GstPadProbeReturn
+audio_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Output *o = data;
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  GstClockTime pts = GST_BUFFER_PTS (buf);
+  GstAudioInfo ainfo;
+  GstMapInfo map;
+  GstCaps *caps = gst_pad_get_current_caps (pad);
+  gboolean silent = TRUE;
+  gsize i, frames;
+  GstClockTimeDiff late = lateness (o, pts);
+
+  g_mutex_lock (&o->lock);
+  o->alate_max = MAX (o->alate_max, late);
+  if (o->alatency && late > (GstClockTimeDiff) o->alatency)
+    o->alate_over++;
+  if (caps && gst_audio_info_from_caps (&ainfo, caps)) {
+    o->rate = GST_AUDIO_INFO_RATE (&ainfo);
+    o->channels = GST_AUDIO_INFO_CHANNELS (&ainfo);
+  }
+  gst_clear_caps (&caps);
+  if (o->rate == 0 || !gst_buffer_map (buf, &map, GST_MAP_READ)) {
+    g_mutex_unlock (&o->lock);
+    return GST_PAD_PROBE_OK;
+  }
+  if (o->abuffers == 0)
+    o->afirst = pts;
+  else if (pts > o->aend + GST_USECOND || pts + GST_USECOND < o->aend)
+    o->asteps_bad++;
+  for (i = 0; i < map.size / 2 && silent; i++)
+    silent = ((const gint16 *) map.data)[i] == 0;
+  frames = map.size / 2 / o->channels;
+  gst_buffer_unmap (buf, &map);
+  o->aend = pts + gst_util_uint64_scale_int (frames, GST_SECOND, o->rate);
+  if (silent)
+    o->asilence += o->aend - pts;
+  o->abuffers++;
+  o->last_at = bench_now_ms ();
+  if (o->first_at == 0)
+    o->first_at = o->last_at;
+  g_mutex_unlock (&o->lock);
+  return GST_PAD_PROBE_OK;
+}
+
+/* ---- the service's admin API ---- */
+
+/* POSTs (or DELETE/GET when @body is NULL) to @path; the answer's body
+ * (free it) when the status is 2xx, else NULL */
+static gchar *
+admin (Soak * s, const gchar * method, const gchar * path, const gchar * body)
+{
+  gchar *url = g_strconcat (bench_service_base_url (s->svc), path, NULL);
+  SoupMessage *msg = soup_message_new (method, url);
+  GBytes *answer;
+  gchar *text = NULL;
+
+  if (body) {
+    GBytes *b = g_bytes_new (body, strlen (body));
+
+    soup_message_set_request_body_from_bytes (msg, "application/json", b);
+    g_bytes_unref (b);
+  }
+  answer = soup_session_send_and_read (s->http, msg, NULL, NULL);
+  if (answer && SOUP_STATUS_IS_SUCCESSFUL (soup_message_get_status (msg)))
+    text = g_strndup (g_bytes_get_data (answer, NULL),
+        g_bytes_get_size (answer));
+  else
+    g_printerr ("admin %s %s: HTTP %u\n", method, path,
+        soup_message_get_status (msg));
+  if (answer)
+    g_bytes_unref (answer);
+  g_object_unref (msg);
+  g_free (url);
+  return text;
+}
+
+/* ---- faults ---- */
+
+static gdouble
+since_start (Soak * s, gdouble ms)
+{
+  return ms > 0 ? (ms - s->start_ms) / 1000 : NAN;
+}
+
+static void
+output_counters (Soak * s, guint64 * repeats, GstClockTime * silence)
+{
+  g_mutex_lock (&s->out.lock);
+  *repeats = s->out.vrepeats;
+  *silence = s->out.asilence;
+  g_mutex_unlock (&s->out.lock);
+}
+
+static void
+fault_close (Soak * s)
+{
+  Fault *f = s->current;
+
+  if (f == NULL)
+    return;
+  output_counters (s, &f->vrepeats1, &f->silence1);
+  s->current = NULL;
+}
+
+static gboolean
+fault_recovered (Fault * f)
+{
+  return f->recovered_ms > 0;
+}
+
+/* the "applied" member of the admin API's answer; -1 when none */
+static gint64
+answer_applied (const gchar * answer)
+{
+  JsonParser *parser = json_parser_new ();
+  gint64 n = -1;
+
+  if (answer && json_parser_load_from_data (parser, answer, -1, NULL) &&
+      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    n = json_object_get_int_member_with_default (json_node_get_object
+        (json_parser_get_root (parser)), "applied", -1);
+  g_object_unref (parser);
+  return n;
+}
+
+static void
+fault_inject (Soak * s)
+{
+  const FaultKind *k = &kinds[s->next_kind % G_N_ELEMENTS (kinds)];
+  Fault *f = g_new0 (Fault, 1);
+  gchar *rules, *answer;
+
+  fault_close (s);
+  s->next_kind++;
+  f->kind = k;
+  f->session = g_strdup (s->session);
+  f->texts = g_ptr_array_new_with_free_func (g_free);
+  f->signal_ms = f->recovered_ms = f->chunk_ms = -1;
+  output_counters (s, &f->vrepeats0, &f->silence0);
+  rules = g_strdup_printf (k->rules, s->session);
+  f->at_ms = bench_now_ms ();
+  answer = admin (s, "POST", "/admin/faults", rules);
+  f->posted = answer_applied (answer) > 0;
+  g_printerr ("[%7.1f s] fault %u: %s into session %s%s\n",
+      since_start (s, f->at_ms), s->faults->len + 1, k->name, s->session,
+      f->posted ? "" : " (NOT applied)");
+  g_free (answer);
+  g_free (rules);
+  g_ptr_array_add (s->faults, f);
+  s->current = f;
+}
+
+/* every second: injects the next fault when it is due and the one before
+ * has recovered (waiting at most one more period for that) */
+static gdouble next_fault_ms;
+
+static gboolean
+fault_tick (gpointer data)
+{
+  Soak *s = data;
+  gdouble now = bench_now_ms ();
+  gboolean ready;
+
+  if (s->stopping)
+    return G_SOURCE_REMOVE;
+  if (now < next_fault_ms)
+    return G_SOURCE_CONTINUE;
+  /* not in the last 20 s: the last fault must have time to recover */
+  if (now > s->end_ms - 20000)
+    return G_SOURCE_CONTINUE;
+  ready = s->session != NULL && (s->current == NULL ||
+      fault_recovered (s->current));
+  if (!ready && now < next_fault_ms + opt_fault_every * 1000.0) {
+    if (s->postponed++ % 10 == 0)
+      g_printerr ("[%7.1f s] next fault waits for the recovery\n",
+          since_start (s, now));
+    return G_SOURCE_CONTINUE;
+  }
+  if (s->session == NULL) {
+    /* no session to put it into: try again at the next period */
+    next_fault_ms = now + opt_fault_every * 1000.0;
+    return G_SOURCE_CONTINUE;
+  }
+  fault_inject (s);
+  next_fault_ms = now + opt_fault_every * 1000.0;
+  return G_SOURCE_CONTINUE;
+}
+
+/* ---- the bus ---- */
+
+static void
+on_element (Soak * s, const GstStructure * st, gdouble now)
+{
+  Fault *f = s->current;
+  const gchar *name = gst_structure_get_name (st);
+
+  if (g_str_equal (name, "session/negotiated")) {
+    const gchar *id = gst_structure_get_string (st, "session-id");
+    guint attempts = 0;
+
+    gst_structure_get_uint (st, "attempts", &attempts);
+    g_free (s->session);
+    s->session = g_strdup (id);
+    s->sessions++;
+    if (f) {
+      f->sessions++;
+      f->attempts = MAX (f->attempts, attempts);
+      f->new_session = TRUE;
+    }
+  } else if (g_str_equal (name, "session/first-frame")) {
+    if (f && f->kind->renews && f->new_session && f->recovered_ms < 0)
+      f->recovered_ms = now;
+  } else if (g_str_equal (name, "director/chunk")) {
+    s->chunks++;
+    if (f) {
+      f->chunks++;
+      if (!f->kind->renews && f->signalled && f->recovered_ms < 0 &&
+          !f->new_session)
+        f->recovered_ms = now;
+      if (f->recovered_ms > 0 && f->chunk_ms < 0)
+        f->chunk_ms = now;
+    }
+  } else if (g_str_equal (name, "director/deadline_missed")) {
+    s->deadline_missed++;
+    if (f) {
+      f->deadline_missed++;
+      if (f->kind->signal == SIG_DEADLINE && !f->signalled) {
+        f->signalled = TRUE;
+        f->signal_ms = now;
+      }
+    }
+  } else if (g_str_equal (name, "director/error")) {
+    s->director_errors++;
+    if (f) {
+      f->errors++;
+      if (f->kind->signal == SIG_ERROR && !f->signalled) {
+        f->signalled = TRUE;
+        f->signal_ms = now;
+      }
+    }
+  } else if (g_str_equal (name, "director/stream_exhausted")) {
+    s->exhausted++;
+    if (f) {
+      f->exhausted++;
+      if (f->kind->signal == SIG_EXHAUSTED && !f->signalled) {
+        f->signalled = TRUE;
+        f->signal_ms = now;
+      }
+    }
+  } else if (g_str_equal (name, "director/pong")) {
+    gdouble rtt;
+
+    s->pongs++;
+    if (gst_structure_get_double (st, "rtt_ms", &rtt))
+      bench_values_add (s->rtt, rtt);
+  } else if (g_str_equal (name, "director/prompt_applied")) {
+    s->prompts_applied++;
+  }
+}
+
+static gboolean
+on_bus (GstBus * bus, GstMessage * msg, gpointer data)
+{
+  Soak *s = data;
+  gdouble now = bench_now_ms ();
+  GError *err = NULL;
+  gchar *dbg = NULL;
+
+  switch (GST_MESSAGE_TYPE (msg)) {
+    case GST_MESSAGE_ELEMENT:
+      if (gst_message_get_structure (msg))
+        on_element (s, gst_message_get_structure (msg), now);
+      break;
+    case GST_MESSAGE_WARNING:
+      gst_message_parse_warning (msg, &err, &dbg);
+      s->warnings++;
+      g_printerr ("[%7.1f s] warning: %s\n", since_start (s, now),
+          err->message);
+      if (s->current) {
+        Fault *f = s->current;
+
+        f->warnings++;
+        if (f->texts->len < 4)
+          g_ptr_array_add (f->texts, g_strndup (err->message, 160));
+        if (f->kind->signal == SIG_WARNING && !f->signalled) {
+          f->signalled = TRUE;
+          f->signal_ms = now;
+        }
+      }
+      break;
+    case GST_MESSAGE_ERROR:
+      gst_message_parse_error (msg, &err, &dbg);
+      g_printerr ("[%7.1f s] ERROR from %s: %s\n", since_start (s, now),
+          GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message);
+      if (!s->error)
+        s->error_text = g_strdup_printf ("%s: %s",
+            GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message);
+      s->error = TRUE;
+      g_main_loop_quit (s->loop);
+      break;
+    case GST_MESSAGE_EOS:
+      s->eos = TRUE;
+      g_main_loop_quit (s->loop);
+      break;
+    default:
+      break;
+  }
+  g_clear_error (&err);
+  g_free (dbg);
+  return G_SOURCE_CONTINUE;
+}
+
+/* ---- timers ---- */
+
+static gdouble
+proc_rss_mb (gint pid)
+{
+  gchar *path = g_strdup_printf ("/proc/%d/statm", pid);
+  gchar *text = NULL;
+  gdouble mb = NAN;
+
+  if (g_file_get_contents (path, &text, NULL, NULL)) {
+    gchar **f = g_strsplit (text, " ", 0);
+
+    if (g_strv_length (f) > 1)
+      mb = g_ascii_strtod (f[1], NULL) * sysconf (_SC_PAGESIZE) /
+          (1024.0 * 1024.0);
+    g_strfreev (f);
+  }
+  g_free (text);
+  g_free (path);
+  return mb;
+}
+
+/* the min latency a pad of the element reports (0: none) */
+static GstClockTime
+pad_latency (Soak * s, const gchar * name)
+{
+  GstPad *pad = gst_element_get_static_pad (s->src, name);
+  GstQuery *q = gst_query_new_latency ();
+  GstClockTime min = 0;
+  gboolean live;
+
+  if (gst_pad_query (pad, q))
+    gst_query_parse_latency (q, &live, &min, NULL);
+  gst_query_unref (q);
+  gst_object_unref (pad);
+  return min;
+}
+
+static void
+sample (Soak * s)
+{
+  gdouble t = since_start (s, bench_now_ms ());
+  GstClockTime vl = pad_latency (s, "video"), al = pad_latency (s, "audio");
+
+  g_mutex_lock (&s->out.lock);
+  s->out.vlatency = vl;
+  s->out.alatency = al;
+  g_mutex_unlock (&s->out.lock);
+
+  g_array_append_val (s->sample_s, t);
+  t = bench_self_rss_mb ();
+  g_array_append_val (s->rss_mb, t);
+  t = proc_rss_mb (bench_service_pid (s->svc));
+  g_array_append_val (s->svc_rss_mb, t);
+}
+
+static gboolean
+sample_tick (gpointer data)
+{
+  Soak *s = data;
+
+  if (s->stopping)
+    return G_SOURCE_REMOVE;
+  sample (s);
+  if (s->sample_s->len % 30 == 0)
+    g_printerr ("[%7.1f s] rss %.1f MiB (service %.1f MiB), %u sessions, "
+        "%u faults\n", g_array_index (s->sample_s, gdouble,
+            s->sample_s->len - 1), g_array_index (s->rss_mb, gdouble,
+            s->rss_mb->len - 1), g_array_index (s->svc_rss_mb, gdouble,
+            s->svc_rss_mb->len - 1), s->sessions, s->faults->len);
+  return G_SOURCE_CONTINUE;
+}
+
+static const gchar *prompts[] = {
+  "a lighthouse on a cliff at dusk",
+  "the storm rolls in over the harbour",
+  "fishing boats return in the rain",
+  "the lantern room glows through the fog",
+  "dawn breaks over a calm sea",
+};
+
+static gboolean
+prompt_tick (gpointer data)
+{
+  Soak *s = data;
+
+  if (s->stopping)
+    return G_SOURCE_REMOVE;
+  s->prompts_set++;
+  g_object_set (s->src, "prompt", prompts[s->prompts_set %
+          G_N_ELEMENTS (prompts)], NULL);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+ping_tick (gpointer data)
+{
+  Soak *s = data;
+  gboolean sent;
+
+  if (s->stopping)
+    return G_SOURCE_REMOVE;
+  g_signal_emit_by_name (s->src, "ping", &sent);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+live_done (GObject * obj, GAsyncResult * res, gpointer data)
+{
+  Soak *s = data;
+  gchar *out = NULL;
+  gboolean ok;
+
+  ok = g_subprocess_communicate_utf8_finish (G_SUBPROCESS (obj), res, &out,
+      NULL, NULL) && out && strstr (out, "h264") && strstr (out, "aac");
+  if (ok)
+    s->live_ok++;
+  else
+    s->live_failed++;
+  g_printerr ("[%7.1f s] live read of the RTMP URL: %s\n",
+      since_start (s, bench_now_ms ()), ok ? "H.264 and AAC" : "FAILED");
+  g_free (out);
+  g_clear_object (&s->live);
+}
+
+/* a player's view while the soak runs: ffprobe reads the live stream */
+static gboolean
+live_tick (gpointer data)
+{
+  Soak *s = data;
+
+  if (s->stopping)
+    return G_SOURCE_REMOVE;
+  if (s->live)
+    return G_SOURCE_CONTINUE;
+  s->live = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+      G_SUBPROCESS_FLAGS_STDERR_SILENCE, NULL, "timeout", "-k", "2", "20",
+      "ffprobe", "-v", "error", "-rw_timeout", "10000000", "-show_entries",
+      "stream=codec_name,codec_type", "-of", "csv=p=0", s->rtmp_url, NULL);
+  if (s->live == NULL) {
+    s->live_failed++;
+    return G_SOURCE_CONTINUE;
+  }
+  g_subprocess_communicate_utf8_async (s->live, NULL, NULL, live_done, s);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+live_first (gpointer data)
+{
+  live_tick (data);
+  g_timeout_add_seconds (LIVE_PROBE_EVERY_S, live_tick, data);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+give_up (gpointer data)
+{
+  Soak *s = data;
+
+  g_printerr ("no EOS within 30 s of the stop\n");
+  g_main_loop_quit (s->loop);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+stop_tick (gpointer data)
+{
+  Soak *s = data;
+
+  if (s->stopping)
+    return G_SOURCE_REMOVE;
+  if (bench_now_ms () < s->end_ms)
+    return G_SOURCE_CONTINUE;
+  g_printerr ("[%7.1f s] stopping (EOS: the element sends stop)\n",
+      since_start (s, bench_now_ms ()));
+  s->stopping = TRUE;
+  sample (s);
+  gst_element_send_event (s->pipeline, gst_event_new_eos ());
+  g_timeout_add_seconds (30, give_up, s);
+  return G_SOURCE_REMOVE;
+}
+
+/* ---- the recording ---- */
+
+typedef struct
+{
+  const gchar *type;
+  gint index;
+  guint64 packets, gaps, backwards;
+  gdouble first, end, last_dts, nominal_ms, max_step_ms;
+  GArray *steps;                /* ms */
+} Track;
+
+/* reads the recorded FLV with ffprobe: codecs, then every packet */
+static gboolean
+read_recording (const gchar * flv, Track * video, Track * audio,
+    gchar ** codecs)
+{
+  gchar *out = NULL, **lines, **l;
+  const gchar *streams[] = { "timeout", "60", "ffprobe", "-v", "error",
+    "-show_entries", "stream=index,codec_type,codec_name", "-of", "csv=p=0",
+    flv, NULL
+  };
+  const gchar *packets[] = { "timeout", "300", "ffprobe", "-v", "error",
+    "-show_entries", "packet=stream_index,dts_time,duration_time", "-of",
+    "csv=p=0", flv, NULL
+  };
+  gint status;
+  guint i;
+
+  if (!g_spawn_sync (NULL, (gchar **) streams, NULL, G_SPAWN_SEARCH_PATH |
+          G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status, NULL))
+    return FALSE;
+  lines = g_strsplit (out, "\n", -1);
+  g_free (out);
+  *codecs = NULL;
+  for (l = lines; *l; l++) {
+    gchar **f = g_strsplit (g_strstrip (*l), ",", -1);
+
+    if (g_strv_length (f) == 3) {
+      Track *t = g_str_equal (f[2], "video") ? video :
+          g_str_equal (f[2], "audio") ? audio : NULL;
+      gchar *c = g_strdup_printf ("%s%s%s", *codecs ? *codecs : "",
+          *codecs ? "," : "", f[1]);
+
+      if (t)
+        t->index = atoi (f[0]);
+      g_free (*codecs);
+      *codecs = c;
+    }
+    g_strfreev (f);
+  }
+  g_strfreev (lines);
+  if (!g_spawn_sync (NULL, (gchar **) packets, NULL, G_SPAWN_SEARCH_PATH |
+          G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status, NULL))
+    return FALSE;
+  lines = g_strsplit (out, "\n", -1);
+  g_free (out);
+  for (l = lines; *l; l++) {
+    gchar **f = g_strsplit (*l, ",", -1);
+
+    if (g_strv_length (f) >= 2) {
+      gint idx = atoi (f[0]);
+      Track *t = idx == video->index ? video : idx == audio->index ? audio :
+          NULL;
+      gchar *end = NULL;
+      gdouble dts = g_ascii_strtod (f[1], &end);
+      gdouble dur = f[2] ? g_ascii_strtod (f[2], NULL) : 0;
+
+      if (t && end != f[1]) {
+        if (t->packets == 0)
+          t->first = dts;
+        else
+          bench_values_add (t->steps, (dts - t->last_dts) * 1000);
+        t->last_dts = dts;
+        t->end = MAX (t->end, dts + dur);
+        t->packets++;
+      }
+    }
+    g_strfreev (f);
+  }
+  g_strfreev (lines);
+  /* a gap: a step longer than the usual one plus one more (FLV times are
+   * whole milliseconds); a backward step: below zero */
+  for (i = 0; i < 2; i++) {
+    Track *t = i ? audio : video;
+    guint j;
+
+    t->nominal_ms = bench_median (t->steps);
+    t->max_step_ms = bench_max (t->steps);
+    for (j = 0; j < t->steps->len; j++) {
+      gdouble d = g_array_index (t->steps, gdouble, j);
+
+      if (d > 2 * t->nominal_ms + 1)
+        t->gaps++;
+      if (d < 0)
+        t->backwards++;
+    }
+  }
+  return status == 0;
+}
+
+/* ---- the result ---- */
+
+/* least squares slope of @y over @x (per hour of x seconds), from the
+ * first x >= @from */
+static gdouble
+slope_per_hour (GArray * x, GArray * y, gdouble from)
+{
+  gdouble sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0;
+  guint i;
+
+  for (i = 0; i < x->len; i++) {
+    gdouble xi = g_array_index (x, gdouble, i) / 3600;
+    gdouble yi = g_array_index (y, gdouble, i);
+
+    if (g_array_index (x, gdouble, i) < from || isnan (yi))
+      continue;
+    sx += xi;
+    sy += yi;
+    sxx += xi * xi;
+    sxy += xi * yi;
+    n++;
+  }
+  if (n < 2 || n * sxx - sx * sx <= 0)
+    return NAN;
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+/* the first sample at or after @from, and the last */
+static void
+first_last (GArray * x, GArray * y, gdouble from, gdouble * first,
+    gdouble * last)
+{
+  guint i;
+
+  *first = *last = NAN;
+  for (i = 0; i < x->len; i++)
+    if (g_array_index (x, gdouble, i) >= from) {
+      *first = g_array_index (y, gdouble, i);
+      break;
+    }
+  if (y->len)
+    *last = g_array_index (y, gdouble, y->len - 1);
+}
+
+static gboolean
+fault_as_expected (Fault * f)
+{
+  gboolean renewed = f->sessions > 0;
+
+  if (!f->posted || !f->signalled || !fault_recovered (f))
+    return FALSE;
+  if (renewed != f->kind->renews)
+    return FALSE;
+  if (g_str_equal (f->kind->name, "dropped-then-refused") && f->attempts < 2)
+    return FALSE;
+  return TRUE;
+}
+
+static gdouble
+after (Fault * f, gdouble ms)
+{
+  return ms > 0 ? (ms - f->at_ms) / 1000 : NAN;
+}
+
+static guint
+add_faults (JsonBuilder * b, Soak * s)
+{
+  guint i, j, good = 0;
+
+  json_builder_set_member_name (b, "fault_list");
+  json_builder_begin_array (b);
+  for (i = 0; i < s->faults->len; i++) {
+    Fault *f = g_ptr_array_index (s->faults, i);
+    gboolean ok = fault_as_expected (f);
+
+    good += ok;
+    json_builder_begin_object (b);
+    bench_result_string (b, "kind", f->kind->name);
+    bench_result_string (b, "expected", f->kind->expected);
+    bench_result_double (b, "at_s", since_start (s, f->at_ms));
+    bench_result_bool (b, "applied", f->posted);
+    bench_result_bool (b, "as_expected", ok);
+    bench_result_bool (b, "recovered", fault_recovered (f));
+    bench_result_double (b, "signal_after_s", after (f, f->signal_ms));
+    bench_result_double (b, "recovered_after_s", after (f, f->recovered_ms));
+    bench_result_double (b, "next_chunk_after_s", after (f, f->chunk_ms));
+    bench_result_int (b, "sessions", f->sessions);
+    bench_result_int (b, "attempts", f->attempts);
+    bench_result_int (b, "warnings", f->warnings);
+    bench_result_int (b, "deadline_missed", f->deadline_missed);
+    bench_result_int (b, "director_errors", f->errors);
+    bench_result_int (b, "stream_exhausted", f->exhausted);
+    bench_result_int (b, "chunks", f->chunks);
+    bench_result_double (b, "video_held_s",
+        (f->vrepeats1 - f->vrepeats0) / 24.0);
+    bench_result_double (b, "audio_silence_s",
+        (f->silence1 - f->silence0) / 1e9);
+    json_builder_set_member_name (b, "warning_texts");
+    json_builder_begin_array (b);
+    for (j = 0; j < f->texts->len; j++)
+      json_builder_add_string_value (b, g_ptr_array_index (f->texts, j));
+    json_builder_end_array (b);
+    json_builder_end_object (b);
+    g_printerr ("fault %2u %-22s at %7.1f s: %s; signal +%.1f s, recovered "
+        "+%.1f s, %u session(s), %u warning(s), held %.1f s\n", i + 1,
+        f->kind->name, since_start (s, f->at_ms), ok ? "as expected" :
+        "NOT AS EXPECTED", after (f, f->signal_ms),
+        after (f, f->recovered_ms), f->sessions, f->warnings,
+        (f->vrepeats1 - f->vrepeats0) / 24.0);
+  }
+  json_builder_end_array (b);
+  return good;
+}
+
+static void
+add_track (JsonBuilder * b, const gchar * key, Track * t)
+{
+  json_builder_set_member_name (b, key);
+  json_builder_begin_object (b);
+  bench_result_int (b, "packets", t->packets);
+  bench_result_double (b, "duration_s", t->packets ? t->end - t->first : 0);
+  bench_result_double (b, "nominal_step_ms", t->nominal_ms);
+  bench_result_double (b, "max_step_ms", t->max_step_ms);
+  bench_result_double (b, "min_step_ms", bench_min (t->steps));
+  bench_result_int (b, "gaps", t->gaps);
+  bench_result_int (b, "backward_steps", t->backwards);
+  json_builder_end_object (b);
+}
+
+/* copies the recording and nginx's log into @dir */
+static void
+keep_files (const gchar * from, const gchar * dir)
+{
+  const gchar *names[] = { "soak.flv", "error.log" };
+  guint i;
+
+  g_mkdir_with_parents (dir, 0755);
+  for (i = 0; i < G_N_ELEMENTS (names); i++) {
+    gchar *a = g_build_filename (from, names[i], NULL);
+    gchar *b = g_build_filename (dir, names[i], NULL);
+    GFile *fa = g_file_new_for_path (a), *fb = g_file_new_for_path (b);
+
+    if (!g_file_copy (fa, fb, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, NULL))
+      g_printerr ("could not copy %s to %s\n", a, dir);
+    g_object_unref (fa);
+    g_object_unref (fb);
+    g_free (a);
+    g_free (b);
+  }
+}
+
+static gboolean
+have_element (const gchar * name)
+{
+  GstElementFactory *f = gst_element_factory_find (name);
+
+  if (f)
+    gst_object_unref (f);
+  return f != NULL;
+}
+
+static gchar *
+loadavg (void)
+{
+  gchar *text = NULL, **f, *out;
+
+  if (!g_file_get_contents ("/proc/loadavg", &text, NULL, NULL))
+    return g_strdup ("?");
+  f = g_strsplit (text, " ", 4);
+  out = g_strjoin (" ", f[0], f[1], f[2], NULL);
+  g_strfreev (f);
+  g_free (text);
+  return out;
+}
+
+static GstElement *
+make_pipeline (Soak * s, const gchar * aacenc)
+{
+  gchar *url = bench_service_url (s->svc, "director");
+  gchar *res = opt_resolution ? g_strdup_printf (" resolution=%s",
+      opt_resolution) : g_strdup ("");
+  gchar *desc;
+  GstElement *p;
+  GstPad *pad;
+  GError *err = NULL;
+
+  /* as pipelines/restream-director.sh, with x264's fastest preset: the
+   * machine is small and the soak is about the element */
+  desc = g_strdup_printf ("directorsrc name=d url=%s prompt=\"%s\" "
+      "chunk-duration=5%s "
+      "d.video ! queue ! videoconvert ! x264enc tune=zerolatency "
+      "speed-preset=ultrafast key-int-max=48 bitrate=2000 ! h264parse "
+      "! queue ! flvmux name=mux streamable=true ! rtmp2sink location=%s "
+      "d.audio ! queue ! audioconvert ! audioresample "
+      "! audio/x-raw,rate=44100,channels=2 ! %s bitrate=128000 ! aacparse "
+      "! queue ! mux.", url, prompts[0], res, s->rtmp_url, aacenc);
+  p = gst_parse_launch (desc, &err);
+  g_free (desc);
+  g_free (res);
+  g_free (url);
+  if (p == NULL) {
+    g_printerr ("pipeline: %s\n", err->message);
+    g_error_free (err);
+    return NULL;
+  }
+  s->src = gst_bin_get_by_name (GST_BIN (p), "d");
+  s->out.src = s->src;
+  pad = gst_element_get_static_pad (s->src, "video");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, video_probe, &s->out,
+      NULL);
+  gst_object_unref (pad);
+  pad = gst_element_get_static_pad (s->src, "audio");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, audio_probe, &s->out,
+      NULL);
+  gst_object_unref (pad);
+  return p;
+}
+
+static gboolean
+started (Soak * s)
+{
+  gboolean yes;
+
+  g_mutex_lock (&s->out.lock);
+  yes = s->out.first_at > 0;
+  g_mutex_unlock (&s->out.lock);
+  return yes;
+}
+
+/* runs the pipeline until the end of the soak; FALSE when it never
+ * started */
+static gboolean
+run (Soak * s)
+{
+  GstBus *bus = gst_element_get_bus (s->pipeline);
+  gdouble deadline;
+
+  gst_bus_add_watch (bus, on_bus, s);
+  gst_object_unref (bus);
+  gst_element_set_state (s->pipeline, GST_STATE_PLAYING);
+  deadline = bench_now_ms () + 60000;
+  while (!started (s) && !s->error && bench_now_ms () < deadline)
+    bench_sleep_ms (20);
+  if (!started (s)) {
+    g_printerr ("no media within 60 s\n");
+    return FALSE;
+  }
+  s->start_ms = s->out.first_at;
+  s->end_ms = s->start_ms + opt_minutes * 60000;
+  s->cpu0 = bench_self_cpu ();
+  s->svc_cpu0 = bench_proc_cpu (bench_service_pid (s->svc));
+  s->nginx_cpu0 = bench_proc_cpu (s->nginx_pid);
+  g_printerr ("first media; soaking for %.1f min, a fault every %d s\n",
+      opt_minutes, opt_fault_every);
+  sample (s);
+  next_fault_ms = s->start_ms + opt_fault_every * 1000.0;
+  g_timeout_add_seconds (1, fault_tick, s);
+  g_timeout_add_seconds (1, stop_tick, s);
+  g_timeout_add_seconds (SAMPLE_EVERY_S, sample_tick, s);
+  g_timeout_add_seconds (PROMPT_EVERY_S, prompt_tick, s);
+  g_timeout_add_seconds (PING_EVERY_S, ping_tick, s);
+  g_timeout_add_seconds (MIN (20, opt_minutes * 30), live_first, s);
+  if (!s->error)
+    g_main_loop_run (s->loop);
+  s->stopping = TRUE;
+  fault_close (s);
+  return TRUE;
+}
+
+int
+main (int argc, char **argv)
+{
+  GOptionEntry entries[] = {
+    {"minutes", 0, 0, G_OPTION_ARG_DOUBLE, &opt_minutes,
+        "Length of the soak (default 30; --quick: 1)", "N"},
+    {"fault-every", 0, 0, G_OPTION_ARG_INT, &opt_fault_every,
+        "Seconds between faults (default 60; --quick: 12)", "S"},
+    {"resolution", 0, 0, G_OPTION_ARG_STRING, &opt_resolution,
+          "directorsrc's resolution (480p or 768p; default: the element's)",
+        "R"},
+    {"keep", 0, 0, G_OPTION_ARG_FILENAME, &opt_keep,
+        "Copy nginx's recording (and its log) into this directory", "DIR"},
+    {NULL}
+  };
+  Soak s = { 0 };
+  Track video = { "video", -1 }, audio = { "audio", -1 };
+  gchar *flv, *codecs = NULL, *load_before, *load_after;
+  const gchar *aacenc = have_element ("avenc_aac") ? "avenc_aac" : "voaacenc";
+  gdouble wall_s, cpu_s, svc_cpu_s, nginx_cpu_s, warmup, v0, v1, span;
+  gdouble vdiff, adiff;
+  guint good, i;
+  gboolean recorded, pass;
+  JsonBuilder *b;
+
+  bench_init (&argc, &argv, "directorsrc soak: faults, renewals and a "
+      "restream to nginx-rtmp over a long run", entries, 1);
+  if (bench_quick)
+    opt_minutes = 1;
+  if (opt_fault_every <= 0)
+    opt_fault_every = bench_quick ? 12 : 60;
+  if (opt_minutes <= 0 || opt_minutes > 24 * 60) {
+    g_printerr ("--minutes: 0 to 1440\n");
+    return 2;
+  }
+  for (i = 0; i < 5; i++) {
+    const gchar *need[] = { "directorsrc", "x264enc", "flvmux", "rtmp2sink",
+      aacenc
+    };
+    if (!have_element (need[i])) {
+      g_printerr ("GStreamer element %s is missing (tests/deps.sh)\n", need[i]);
+      return 1;
+    }
+  }
+  if (!g_find_program_in_path ("ffprobe")) {
+    g_printerr ("ffprobe is missing (Debian: ffmpeg)\n");
+    return 1;
+  }
+  load_before = loadavg ();
+  g_mutex_init (&s.out.lock);
+  s.loop = g_main_loop_new (NULL, FALSE);
+  s.faults = g_ptr_array_new_with_free_func (fault_free);
+  s.rtt = bench_values_new ();
+  s.sample_s = bench_values_new ();
+  s.rss_mb = bench_values_new ();
+  s.svc_rss_mb = bench_values_new ();
+  s.http = soup_session_new_with_options ("timeout", 10, NULL);
+  if (!nginx_start (&s))
+    return 1;
+  s.svc = bench_service_start (NULL, NULL);
+  if (s.svc == NULL || (s.pipeline = make_pipeline (&s, aacenc)) == NULL) {
+    nginx_stop (&s);
+    return 1;
+  }
+  if (!run (&s))
+    s.error = TRUE;
+  gst_element_set_state (s.pipeline, GST_STATE_NULL);
+  nginx_cpu_s = bench_proc_cpu (s.nginx_pid) - s.nginx_cpu0;
+  svc_cpu_s = bench_proc_cpu (bench_service_pid (s.svc)) - s.svc_cpu0;
+  cpu_s = bench_self_cpu () - s.cpu0;
+  load_after = loadavg ();
+  if (s.live)
+    subprocess_end (s.live, 25000);
+  /* nginx closes the recording when the publisher leaves */
+  for (i = 0; i < 50 && !nginx_log_has (&s, "deleteStream") &&
+      !nginx_log_has (&s, "disconnect"); i++)
+    bench_sleep_ms (100);
+  nginx_stop (&s);
+  bench_service_stop (s.svc);
+
+  flv = g_build_filename (s.nginx_dir, "soak.flv", NULL);
+  video.steps = bench_values_new ();
+  audio.steps = bench_values_new ();
+  recorded = g_file_test (flv, G_FILE_TEST_EXISTS) &&
+      read_recording (flv, &video, &audio, &codecs);
+  if (opt_keep)
+    keep_files (s.nginx_dir, opt_keep);
+  remove_dir (s.nginx_dir);
+
+  wall_s = s.out.first_at > 0 ? (s.out.last_at - s.out.first_at) / 1000 : 0;
+  span = s.out.vbuffers ? (MAX (s.out.vlast + FRAME, s.out.aend) -
+      MIN (s.out.vfirst, s.out.afirst)) / 1e9 : 0;
+  vdiff = wall_s > 0 ? 100 * ((video.end - video.first) - wall_s) / wall_s :
+      NAN;
+  adiff = wall_s > 0 ? 100 * ((audio.end - audio.first) - wall_s) / wall_s :
+      NAN;
+  warmup = MIN (120, opt_minutes * 60 / 5);
+
+  b = bench_result_begin ("soak");
+  bench_result_double (b, "minutes", opt_minutes);
+  bench_result_int (b, "fault_every_s", opt_fault_every);
+  bench_result_string (b, "resolution", opt_resolution ? opt_resolution :
+      "768p");
+  bench_result_string (b, "load_before", load_before);
+  bench_result_string (b, "load_after", load_after);
+  bench_result_double (b, "wall_s", wall_s);
+  bench_result_bool (b, "eos", s.eos);
+  bench_result_string (b, "error", s.error_text);
+  bench_result_int (b, "faults", s.faults->len);
+  good = add_faults (b, &s);
+  bench_result_int (b, "faults_as_expected", good);
+  bench_result_int (b, "sessions", s.sessions);
+  bench_result_int (b, "warnings", s.warnings);
+  bench_result_int (b, "deadline_missed", s.deadline_missed);
+  bench_result_int (b, "director_errors", s.director_errors);
+  bench_result_int (b, "stream_exhausted", s.exhausted);
+  bench_result_int (b, "chunks", s.chunks);
+  bench_result_int (b, "prompts_set", s.prompts_set);
+  bench_result_int (b, "prompts_applied", s.prompts_applied);
+  bench_result_int (b, "pongs", s.pongs);
+  bench_result_double (b, "rtt_ms_median", bench_median (s.rtt));
+  bench_result_double (b, "rtt_ms_max", bench_max (s.rtt));
+
+  /* the element's output */
+  json_builder_set_member_name (b, "output");
+  json_builder_begin_object (b);
+  bench_result_int (b, "video_buffers", s.out.vbuffers);
+  bench_result_int (b, "video_steps_not_one_frame", s.out.vsteps_bad);
+  bench_result_double (b, "video_repeated_s", s.out.vrepeats / 24.0);
+  bench_result_int (b, "audio_buffers", s.out.abuffers);
+  bench_result_int (b, "audio_discontinuities", s.out.asteps_bad);
+  bench_result_double (b, "audio_silence_s", s.out.asilence / 1e9);
+  bench_result_double (b, "video_latency_ms", s.out.vlatency / 1e6);
+  bench_result_double (b, "video_max_late_ms", s.out.vlate_max / 1e6);
+  bench_result_int (b, "video_later_than_latency", s.out.vlate_over);
+  bench_result_double (b, "audio_latency_ms", s.out.alatency / 1e6);
+  bench_result_double (b, "audio_max_late_ms", s.out.alate_max / 1e6);
+  bench_result_int (b, "audio_later_than_latency", s.out.alate_over);
+  bench_result_double (b, "span_s", span);
+  bench_result_double (b, "span_vs_wall_pct", wall_s > 0 ?
+      100 * (span - wall_s) / wall_s : NAN);
+  json_builder_end_object (b);
+
+  /* what nginx received */
+  json_builder_set_member_name (b, "recording");
+  json_builder_begin_object (b);
+  bench_result_bool (b, "present", recorded);
+  bench_result_string (b, "codecs", codecs);
+  add_track (b, "video", &video);
+  add_track (b, "audio", &audio);
+  bench_result_double (b, "video_vs_wall_pct", vdiff);
+  bench_result_double (b, "audio_vs_wall_pct", adiff);
+  bench_result_int (b, "live_reads_ok", s.live_ok);
+  bench_result_int (b, "live_reads_failed", s.live_failed);
+  json_builder_end_object (b);
+
+  /* memory and CPU */
+  json_builder_set_member_name (b, "memory");
+  json_builder_begin_object (b);
+  bench_result_double (b, "warmup_s", warmup);
+  first_last (s.sample_s, s.rss_mb, warmup, &v0, &v1);
+  bench_result_double (b, "rss_start_mb", v0);
+  bench_result_double (b, "rss_end_mb", v1);
+  bench_result_double (b, "rss_first_sample_mb", s.rss_mb->len ?
+      g_array_index (s.rss_mb, gdouble, 0) : NAN);
+  bench_result_double (b, "rss_max_mb", bench_max (s.rss_mb));
+  bench_result_double (b, "rss_growth_mb_per_hour",
+      slope_per_hour (s.sample_s, s.rss_mb, warmup));
+  first_last (s.sample_s, s.svc_rss_mb, warmup, &v0, &v1);
+  bench_result_double (b, "service_rss_start_mb", v0);
+  bench_result_double (b, "service_rss_end_mb", v1);
+  bench_result_double (b, "service_rss_growth_mb_per_hour",
+      slope_per_hour (s.sample_s, s.svc_rss_mb, warmup));
+  json_builder_set_member_name (b, "samples");
+  json_builder_begin_array (b);
+  for (i = 0; i < s.sample_s->len; i++) {
+    json_builder_begin_array (b);
+    json_builder_add_double_value (b, g_array_index (s.sample_s, gdouble, i));
+    json_builder_add_double_value (b, g_array_index (s.rss_mb, gdouble, i));
+    json_builder_add_double_value (b, isnan (g_array_index (s.svc_rss_mb,
+                gdouble, i)) ? 0 : g_array_index (s.svc_rss_mb, gdouble, i));
+    json_builder_end_array (b);
+  }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "cpu");
+  json_builder_begin_object (b);
+  bench_result_double (b, "process_pct_of_core", wall_s > 0 ?
+      100 * cpu_s / wall_s : NAN);
+  bench_result_double (b, "service_pct_of_core", wall_s > 0 ?
+      100 * svc_cpu_s / wall_s : NAN);
+  bench_result_double (b, "nginx_pct_of_core", wall_s > 0 ?
+      100 * nginx_cpu_s / wall_s : NAN);
+  json_builder_end_object (b);
+
+  pass = !s.error && s.eos && s.faults->len > 0 && good == s.faults->len &&
+      s.out.vsteps_bad == 0 && s.out.asteps_bad == 0 && recorded &&
+      video.packets > 0 && audio.packets > 0 && video.gaps == 0 &&
+      audio.gaps == 0 && video.backwards == 0 && audio.backwards == 0 &&
+      fabs (vdiff) <= 2 && fabs (adiff) <= 2 && s.live_ok > 0 &&
+      s.live_failed == 0;
+  bench_result_bool (b, "pass", pass);
+  bench_result_end (b);
+  g_printerr ("soak: %s; %u/%u faults as expected, %u sessions; recording "
+      "video %.1f s (%+.2f %%), audio %.1f s (%+.2f %%) of %.1f s wall, "
+      "gaps %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT ", backward %"
+      G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "; rss %.1f -> %.1f MiB; "
+      "cpu %.0f %% of a core\n", pass ? "PASS" : "FAIL", good,
+      s.faults->len, s.sessions, video.end - video.first, vdiff,
+      audio.end - audio.first, adiff, wall_s, video.gaps, audio.gaps,
+      video.backwards, audio.backwards, s.rss_mb->len ?
+      g_array_index (s.rss_mb, gdouble, 0) : NAN, s.rss_mb->len ?
+      g_array_index (s.rss_mb, gdouble, s.rss_mb->len - 1) : NAN,
+      wall_s > 0 ? 100 * cpu_s / wall_s : NAN);
+
+  gst_object_unref (s.src);
+  gst_object_unref (s.pipeline);
+  g_ptr_array_unref (s.faults);
+  g_array_unref (s.rtt);
+  g_array_unref (s.sample_s);
+  g_array_unref (s.rss_mb);
+  g_array_unref (s.svc_rss_mb);
+  g_array_unref (video.steps);
+  g_array_unref (audio.steps);
+  g_object_unref (s.http);
+  g_main_loop_unref (s.loop);
+  g_free (s.session);
+  g_free (s.error_text);
+  g_free (s.rtmp_url);
+  g_free (s.nginx_dir);
+  g_free (codecs);
+  g_free (flv);
+  g_free (load_before);
+  g_free (load_after);
+  return pass ? 0 : 1;
+}

@@ -75,6 +75,7 @@ static gdouble opt_minutes = 30;
 static gint opt_fault_every = 0;
 static gchar *opt_resolution = NULL;
 static gchar *opt_keep = NULL;
+static gint opt_mux_latency = 200;
 
 /* ---- the faults ---- */
 
@@ -117,9 +118,11 @@ static const FaultKind kinds[] = {
         "at attempt 2", TRUE, SIG_WARNING,
       "[{\"app\": \"director\", \"refuse\": \"runner_scheduling_failure\"}, "
         "{\"session_id\": \"%s\", \"drop_after\": 1}]"},
-  {"stall-7s", "deadline_missed, then lost after media-timeout, a new "
-        "session", TRUE, SIG_DEADLINE, "{\"session_id\": \"%s\", \"stall\": "
-        "{\"at\": 1, \"duration\": 7}}"},
+  /* announced lateness is not silence for media-timeout (the element
+   * waits the announced time plus media-timeout): no new session */
+  {"stall-7s", "deadline_missed, frozen 7 s (announced: not counted "
+        "against media-timeout), same session", FALSE, SIG_DEADLINE,
+      "{\"session_id\": \"%s\", \"stall\": " "{\"at\": 1, \"duration\": 7}}"},
   {"schema-violation", "warning (message skipped), same session", FALSE,
       SIG_WARNING, "{\"session_id\": \"%s\", \"bad_message\": {\"kind\": "
         "\"schema\", \"at\": 1}}"},
@@ -929,7 +932,20 @@ typedef struct
   guint64 packets, gaps, backwards;
   gdouble first, end, last_dts, nominal_ms, max_step_ms;
   GArray *steps;                /* ms */
+  GArray *gap_at, *gap_ms;      /* the first gaps: where (s), how long */
 } Track;
+
+/* the sum of the first @n values */
+static gdouble
+bench_values_sum_to (GArray * v, guint n)
+{
+  gdouble sum = 0;
+  guint i;
+
+  for (i = 0; i < n && i < v->len; i++)
+    sum += g_array_index (v, gdouble, i);
+  return sum;
+}
 
 /* reads the recorded FLV with ffprobe: codecs, then every packet */
 static gboolean
@@ -1011,8 +1027,15 @@ read_recording (const gchar * flv, Track * video, Track * audio,
     for (j = 0; j < t->steps->len; j++) {
       gdouble d = g_array_index (t->steps, gdouble, j);
 
-      if (d > 2 * t->nominal_ms + 1)
+      if (d > 2 * t->nominal_ms + 1) {
+        gdouble at = t->first + bench_values_sum_to (t->steps, j) / 1000;
+
         t->gaps++;
+        if (t->gap_at->len < 8) {
+          g_array_append_val (t->gap_at, at);
+          g_array_append_val (t->gap_ms, d);
+        }
+      }
       if (d < 0)
         t->backwards++;
     }
@@ -1137,6 +1160,8 @@ add_faults (JsonBuilder * b, Soak * s)
 static void
 add_track (JsonBuilder * b, const gchar * key, Track * t)
 {
+  guint i;
+
   json_builder_set_member_name (b, key);
   json_builder_begin_object (b);
   bench_result_int (b, "packets", t->packets);
@@ -1146,6 +1171,18 @@ add_track (JsonBuilder * b, const gchar * key, Track * t)
   bench_result_double (b, "min_step_ms", bench_min (t->steps));
   bench_result_int (b, "gaps", t->gaps);
   bench_result_int (b, "backward_steps", t->backwards);
+  json_builder_set_member_name (b, "first_gaps");
+  json_builder_begin_array (b);
+  for (i = 0; i < t->gap_at->len; i++) {
+    json_builder_begin_object (b);
+    bench_result_double (b, "at_s", g_array_index (t->gap_at, gdouble, i));
+    bench_result_double (b, "step_ms", g_array_index (t->gap_ms, gdouble, i));
+    json_builder_end_object (b);
+    g_printerr ("recording: %s gap at %.3f s: %.0f ms\n", t->type,
+        g_array_index (t->gap_at, gdouble, i),
+        g_array_index (t->gap_ms, gdouble, i));
+  }
+  json_builder_end_array (b);
   json_builder_end_object (b);
 }
 
@@ -1212,10 +1249,12 @@ make_pipeline (Soak * s, const gchar * aacenc)
       "chunk-duration=5%s "
       "d.video ! queue ! videoconvert ! x264enc tune=zerolatency "
       "speed-preset=ultrafast key-int-max=48 bitrate=2000 ! h264parse "
-      "! queue ! flvmux name=mux streamable=true ! rtmp2sink location=%s "
+      "! queue ! flvmux name=mux streamable=true latency=%" G_GUINT64_FORMAT
+      " ! rtmp2sink location=%s "
       "d.audio ! queue ! audioconvert ! audioresample "
       "! audio/x-raw,rate=44100,channels=2 ! %s bitrate=128000 ! aacparse "
-      "! queue ! mux.", url, prompts[0], res, s->rtmp_url, aacenc);
+      "! queue ! mux.", url, prompts[0], res,
+      (guint64) opt_mux_latency * GST_MSECOND, s->rtmp_url, aacenc);
   p = gst_parse_launch (desc, &err);
   g_free (desc);
   g_free (res);
@@ -1300,6 +1339,9 @@ main (int argc, char **argv)
     {"resolution", 0, 0, G_OPTION_ARG_STRING, &opt_resolution,
           "directorsrc's resolution (480p or 768p; default: the element's)",
         "R"},
+    {"mux-latency", 0, 0, G_OPTION_ARG_INT, &opt_mux_latency,
+          "flvmux's latency in ms (default 200; see the header)",
+        "MS"},
     {"keep", 0, 0, G_OPTION_ARG_FILENAME, &opt_keep,
         "Copy nginx's recording (and its log) into this directory", "DIR"},
     {NULL}
@@ -1372,6 +1414,10 @@ main (int argc, char **argv)
   flv = g_build_filename (s.nginx_dir, "soak.flv", NULL);
   video.steps = bench_values_new ();
   audio.steps = bench_values_new ();
+  video.gap_at = bench_values_new ();
+  audio.gap_at = bench_values_new ();
+  video.gap_ms = bench_values_new ();
+  audio.gap_ms = bench_values_new ();
   recorded = g_file_test (flv, G_FILE_TEST_EXISTS) &&
       read_recording (flv, &video, &audio, &codecs);
   if (opt_keep)
@@ -1390,6 +1436,7 @@ main (int argc, char **argv)
   b = bench_result_begin ("soak");
   bench_result_double (b, "minutes", opt_minutes);
   bench_result_int (b, "fault_every_s", opt_fault_every);
+  bench_result_int (b, "mux_latency_ms", opt_mux_latency);
   bench_result_string (b, "resolution", opt_resolution ? opt_resolution :
       "768p");
   bench_result_string (b, "load_before", load_before);
@@ -1513,6 +1560,10 @@ main (int argc, char **argv)
   g_array_unref (s.svc_rss_mb);
   g_array_unref (video.steps);
   g_array_unref (audio.steps);
+  g_array_unref (video.gap_at);
+  g_array_unref (audio.gap_at);
+  g_array_unref (video.gap_ms);
+  g_array_unref (audio.gap_ms);
   g_object_unref (s.http);
   g_main_loop_unref (s.loop);
   g_free (s.session);

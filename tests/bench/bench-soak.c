@@ -144,6 +144,7 @@ typedef struct
   GPtrArray *texts;             /* the warnings (shortened) */
   guint64 vrepeats0, vrepeats1; /* the output's counters at both ends */
   GstClockTime silence0, silence1;
+  GstClockTimeDiff vlate, alate;        /* the latest buffers meanwhile */
 } Fault;
 
 /* ---- the run ---- */
@@ -164,6 +165,7 @@ typedef struct
   GstElement *src;
   GstClockTimeDiff vlate_max, alate_max;
   guint64 vlate_over, alate_over;       /* later than the reported latency */
+  GstClockTimeDiff vlate_window, alate_window;  /* since the last fault */
   GstClockTime vlatency, alatency;      /* the pads' reported min latency */
 } Output;
 
@@ -409,6 +411,7 @@ video_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
 
   g_mutex_lock (&o->lock);
   o->vlate_max = MAX (o->vlate_max, late);
+  o->vlate_window = MAX (o->vlate_window, late);
   if (o->vlatency && late > (GstClockTimeDiff) o->vlatency)
     o->vlate_over++;
   if (o->vbuffers == 0)
@@ -442,6 +445,7 @@ audio_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
 
   g_mutex_lock (&o->lock);
   o->alate_max = MAX (o->alate_max, late);
+  o->alate_window = MAX (o->alate_window, late);
   if (o->alatency && late > (GstClockTimeDiff) o->alatency)
     o->alate_over++;
   if (caps && gst_audio_info_from_caps (&ainfo, caps)) {
@@ -512,12 +516,17 @@ since_start (Soak * s, gdouble ms)
   return ms > 0 ? (ms - s->start_ms) / 1000 : NAN;
 }
 
+/* the output's counters; the latest buffers since the call before */
 static void
-output_counters (Soak * s, guint64 * repeats, GstClockTime * silence)
+output_counters (Soak * s, guint64 * repeats, GstClockTime * silence,
+    GstClockTimeDiff * vlate, GstClockTimeDiff * alate)
 {
   g_mutex_lock (&s->out.lock);
   *repeats = s->out.vrepeats;
   *silence = s->out.asilence;
+  *vlate = s->out.vlate_window;
+  *alate = s->out.alate_window;
+  s->out.vlate_window = s->out.alate_window = 0;
   g_mutex_unlock (&s->out.lock);
 }
 
@@ -528,7 +537,7 @@ fault_close (Soak * s)
 
   if (f == NULL)
     return;
-  output_counters (s, &f->vrepeats1, &f->silence1);
+  output_counters (s, &f->vrepeats1, &f->silence1, &f->vlate, &f->alate);
   s->current = NULL;
 }
 
@@ -566,7 +575,7 @@ fault_inject (Soak * s)
   f->session = g_strdup (s->session);
   f->texts = g_ptr_array_new_with_free_func (g_free);
   f->signal_ms = f->recovered_ms = f->chunk_ms = -1;
-  output_counters (s, &f->vrepeats0, &f->silence0);
+  output_counters (s, &f->vrepeats0, &f->silence0, &f->vlate, &f->alate);
   rules = g_strdup_printf (k->rules, s->session);
   f->at_ms = bench_now_ms ();
   answer = admin (s, "POST", "/admin/faults", rules);
@@ -1140,6 +1149,8 @@ add_faults (JsonBuilder * b, Soak * s)
         (f->vrepeats1 - f->vrepeats0) / 24.0);
     bench_result_double (b, "audio_silence_s",
         (f->silence1 - f->silence0) / 1e9);
+    bench_result_double (b, "video_max_late_ms", f->vlate / 1e6);
+    bench_result_double (b, "audio_max_late_ms", f->alate / 1e6);
     json_builder_set_member_name (b, "warning_texts");
     json_builder_begin_array (b);
     for (j = 0; j < f->texts->len; j++)
@@ -1147,11 +1158,12 @@ add_faults (JsonBuilder * b, Soak * s)
     json_builder_end_array (b);
     json_builder_end_object (b);
     g_printerr ("fault %2u %-22s at %7.1f s: %s; signal +%.1f s, recovered "
-        "+%.1f s, %u session(s), %u warning(s), held %.1f s\n", i + 1,
+        "+%.1f s, %u session(s), %u warning(s), held %.1f s, latest "
+        "buffers %.0f/%.0f ms\n", i + 1,
         f->kind->name, since_start (s, f->at_ms), ok ? "as expected" :
         "NOT AS EXPECTED", after (f, f->signal_ms),
         after (f, f->recovered_ms), f->sessions, f->warnings,
-        (f->vrepeats1 - f->vrepeats0) / 24.0);
+        (f->vrepeats1 - f->vrepeats0) / 24.0, f->vlate / 1e6, f->alate / 1e6);
   }
   json_builder_end_array (b);
   return good;

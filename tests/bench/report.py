@@ -877,6 +877,11 @@ def section_soak(doc, r):
     doc.add(table(["process", "RSS after warm-up", "RSS at the end",
                    "growth", "CPU"], rows))
     doc.add()
+    doc.add("Resident memory grows in steps when sessions are renewed, not "
+            "in between; [reliability.md](reliability.md#soak-results) "
+            "explains the steps (glibc's per-thread malloc arenas) and how "
+            "far a growth per hour from a short run carries.")
+    doc.add()
     vd = rec.get("video_vs_wall_pct")
     doc.row("Soak: faults recovered as expected",
             f"{r['faults_as_expected']}/{r['faults']}", "—", "—", "all",
@@ -887,8 +892,11 @@ def section_soak(doc, r):
             + f"{rec.get('video', {}).get('gaps', '?')} + "
             f"{rec.get('audio', {}).get('gaps', '?')} gaps", "—", "—",
             "±2 %, no gap", verdict(r.get("pass")))
-    doc.row("Soak: RSS growth", fmt(mem.get("rss_growth_mb_per_hour"),
-                                    " MiB/h", 1), "—", "—", "—", "—")
+    doc.row("Soak: pipeline RSS after warm-up → end",
+            f"{fmt(mem.get('rss_start_mb'), ' MiB', 0)} → "
+            f"{fmt(mem.get('rss_end_mb'), ' MiB', 0)} "
+            f"({fmt(mem.get('rss_growth_mb_per_hour'), ' MiB/h', 0)})",
+            "—", "—", "—", "—")
 
 
 # ---------------------------------------------------------------- main

@@ -877,10 +877,11 @@ def section_soak(doc, r):
     doc.add(table(["process", "RSS after warm-up", "RSS at the end",
                    "growth", "CPU"], rows))
     doc.add()
-    doc.add("Resident memory grows in steps when sessions are renewed, not "
-            "in between; [reliability.md](reliability.md#soak-results) "
-            "explains the steps (glibc's per-thread malloc arenas) and how "
-            "far a growth per hour from a short run carries.")
+    doc.add("How to read the memory figures: "
+            "[reliability.md](reliability.md#soak-results) (resident memory "
+            "grew in steps at renewals there, glibc's per-thread malloc "
+            "arenas, and stopped growing with `MALLOC_ARENA_MAX=2`; a growth "
+            "per hour from a short run overstates the long-run one).")
     doc.add()
     vd = rec.get("video_vs_wall_pct")
     doc.row("Soak: faults recovered as expected",

@@ -53,9 +53,10 @@
  * recording). The soak measures how late buffers leave the element's pads
  * against the latency they report.
  *
- * "pass" is true when every fault recovered as expected, the output and
- * the recording have no gap, the durations agree within 2 % and no error
- * was posted. Needs nginx with libnginx-mod-rtmp, ffprobe, x264enc,
+ * "pass" is true when the soak ran its length (no EOS before its stop,
+ * the service alive throughout), every fault recovered as expected, the
+ * output and the recording have no gap, the durations agree within 2 %
+ * and no error was posted. Needs nginx with libnginx-mod-rtmp, ffprobe, x264enc,
  * flvmux, rtmp2sink and an AAC encoder (tests/deps.sh).
  */
 
@@ -190,6 +191,7 @@ typedef struct
   Output out;
   gdouble start_ms, end_ms;     /* the soak proper: first media to the EOS */
   gboolean eos, error, stopping;
+  gdouble early_eos_ms, service_gone_ms;        /* before the planned end */
   gchar *error_text;
   gchar *session;               /* the current session's id */
   GPtrArray *faults;            /* Fault */
@@ -782,6 +784,11 @@ on_bus (GstBus * bus, GstMessage * msg, gpointer data)
       break;
     case GST_MESSAGE_EOS:
       s->eos = TRUE;
+      if (!s->stopping) {
+        s->early_eos_ms = now;
+        g_printerr ("[%7.1f s] EOS before the end of the soak\n",
+            since_start (s, now));
+      }
       g_main_loop_quit (s->loop);
       break;
     default:
@@ -846,6 +853,11 @@ sample (Soak * s)
   g_array_append_val (s->rss_mb, t);
   t = proc_rss_mb (bench_service_pid (s->svc));
   g_array_append_val (s->svc_rss_mb, t);
+  if (isnan (t) && s->service_gone_ms == 0) {
+    s->service_gone_ms = bench_now_ms ();
+    g_printerr ("[%7.1f s] the service has exited\n",
+        since_start (s, s->service_gone_ms));
+  }
 }
 
 static gboolean
@@ -1503,6 +1515,9 @@ main (int argc, char **argv)
   bench_result_string (b, "load_after", load_after);
   bench_result_double (b, "wall_s", wall_s);
   bench_result_bool (b, "eos", s.eos);
+  bench_result_double (b, "ended_early_at_s", since_start (&s, s.early_eos_ms));
+  bench_result_double (b, "service_exited_at_s", since_start (&s,
+          s.service_gone_ms));
   bench_result_string (b, "error", s.error_text);
   bench_result_int (b, "faults", s.faults->len);
   good = add_faults (b, &s);
@@ -1591,7 +1606,8 @@ main (int argc, char **argv)
       100 * nginx_cpu_s / wall_s : NAN);
   json_builder_end_object (b);
 
-  pass = !s.error && s.eos && s.faults->len > 0 && good == s.faults->len &&
+  pass = !s.error && s.eos && s.early_eos_ms == 0 && s.service_gone_ms == 0
+      && s.faults->len > 0 && good == s.faults->len &&
       s.out.vsteps_bad == 0 && s.out.asteps_bad == 0 && recorded &&
       video.packets > 0 && audio.packets > 0 && video.gaps == 0 &&
       audio.gaps == 0 && video.backwards == 0 && audio.backwards == 0 &&

@@ -790,6 +790,14 @@ def section_soak(doc, r):
             f"{r.get('load_before', '?')} before, {r.get('load_after', '?')} "
             f"after. Result: {verdict(r.get('pass'))}.")
     doc.add()
+    if r.get("ended_early_at_s") is not None:
+        gone = r.get("service_exited_at_s")
+        doc.add(f"**The stream ended early**, "
+                f"{fmt(r['ended_early_at_s'], ' s', 1)} into the run"
+                + (f" (the service exited at {fmt(gone, ' s', 1)})"
+                   if gone is not None else "")
+                + "; the figures below cover the run up to then.")
+        doc.add()
     kinds = {}
     for f in faults:
         k = kinds.setdefault(f["kind"], {"n": 0, "ok": 0, "rec": [],

@@ -1721,6 +1721,13 @@ gst_session_src_class_init (GstSessionSrcClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
+  /**
+   * GstSessionSrc:media-timeout:
+   *
+   * The session counts as lost after this many ms without media (0:
+   * never). After a late chunk is announced (`deadline_missed`), the
+   * silence counts from the end of the announced delay.
+   */
   g_object_class_install_property (gobject_class, PROP_MEDIA_TIMEOUT,
       g_param_spec_uint ("media-timeout", "Media timeout",
           "The session counts as lost after this many ms without media "

@@ -142,14 +142,16 @@ if [ -n "$duration" ]; then
 else
   echo "restreaming to $target until Ctrl-C" >&2
 fi
-# FLV takes AAC at 44.1 kHz best; a keyframe every 2 s, as RTMP services ask
+# FLV takes AAC at 44.1 kHz best; a keyframe every 2 s, as RTMP services ask;
+# flvmux waits up to 200 ms for a late stream, as directorsrc's fill over a
+# stall or a renewal can be (see docs/reliability.md, the soak)
 gst-launch-1.0 -e \
   directorsrc name=d url="$SERVICE_URL/director/start-session" \
       prompt="a lighthouse on a cliff at dusk" control-script="$script" \
   d.video ! queue ! videoconvert \
       ! x264enc tune=zerolatency speed-preset=veryfast key-int-max=48 \
           bitrate=2500 \
-      ! h264parse ! queue ! flvmux name=mux streamable=true \
+      ! h264parse ! queue ! flvmux name=mux streamable=true latency=200000000 \
       ! rtmp2sink location="$target" \
   d.audio ! queue ! audioconvert ! audioresample \
       ! audio/x-raw,rate=44100,channels=2 ! "$aacenc" bitrate=128000 \

@@ -678,6 +678,10 @@ configure_ice (GstSessionStage * stage)
     if (agent && g_object_class_find_property (G_OBJECT_GET_CLASS (agent),
             "stun-pacing-timer"))
       g_object_set (agent, "stun-pacing-timer", LOOPBACK_PACING_MS, NULL);
+    /* nor a port mapping from a router (it only logs about busy ports) */
+    if (agent && g_object_class_find_property (G_OBJECT_GET_CLASS (agent),
+            "upnp"))
+      g_object_set (agent, "upnp", FALSE, NULL);
     if (agent)
       g_object_unref (agent);
   }

@@ -53,6 +53,11 @@ GST_DEBUG_CATEGORY_STATIC (session_output_debug);
 #define LATENCY_SETTLE 12
 /* audio within this of its place follows on (no fill, no cut) */
 #define AUDIO_TOLERANCE(out) ((out)->ainfo.rate / 100)
+/* The latency a pad reports is its overdue limit (when the filler steps in)
+ * plus this: the filler's thread wakes at the limit and, on a loaded
+ * machine, pushes some ms after it (the soak measured 11-15 ms over the
+ * limit); a muxer waits for what the latency announces */
+#define FILL_MARGIN (30 * GST_MSECOND)
 /* a filler iteration pushes at most this much before looking again */
 #define MAX_FILL_PER_WAKE 64
 
@@ -157,6 +162,7 @@ update_latency (GstSessionOutput * out)
     latency = out->frame_duration + out->frame_duration / 2;
   else
     latency = 100 * GST_MSECOND;
+  latency += FILL_MARGIN;
   g_object_set (out->appsrc, "min-latency", (gint64) latency,
       "max-latency", (gint64) - 1, NULL);
 }

@@ -128,6 +128,51 @@ service_harness_stop (ServiceHarness * h)
   g_free (h);
 }
 
+static guint
+thread_count (void)
+{
+  GDir *dir = g_dir_open ("/proc/self/task", 0, NULL);
+  guint n = 0;
+
+  if (dir == NULL)
+    return 0;
+  while (g_dir_read_name (dir))
+    n++;
+  g_dir_close (dir);
+  return n;
+}
+
+/* A checked teardown: waits (at most 3 s) until no thread of the process
+ * has ended for 200 ms, so that the test process does not exit while
+ * threads are still ending.
+ *
+ * GST_END_TEST frees GStreamer's task pool: its idle threads, surplus in
+ * GLib's shared pool, then end at once. Those that ran DTLS (webrtcbin's
+ * streaming threads: the transport queue, dtlsenc) free OpenSSL's
+ * per-thread state as they end, while exit() runs OpenSSL's atexit
+ * cleanup (OPENSSL_cleanup), which frees the same state: a double free
+ * ("double free or corruption", SIGABRT) or a SIGSEGV in the test
+ * process after its last check, under load mostly. */
+void
+service_harness_settle_threads (void)
+{
+  gint64 deadline = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
+  gint64 stable_since = g_get_monotonic_time ();
+  guint n = thread_count ();
+
+  while (g_get_monotonic_time () < deadline &&
+      g_get_monotonic_time () - stable_since < 200 * G_TIME_SPAN_MILLISECOND) {
+    guint now;
+
+    g_usleep (5000);
+    now = thread_count ();
+    if (now != n) {
+      n = now;
+      stable_since = g_get_monotonic_time ();
+    }
+  }
+}
+
 const gchar *
 service_harness_base_url (ServiceHarness * h)
 {

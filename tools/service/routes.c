@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "routes.h"
+#include "../../gst/session/json-private.h"
 #include "queue.h"
 #include "management.h"
 #include "webhook-sender.h"
@@ -80,35 +81,6 @@ svc_path_segments (const gchar * path)
  * text (brackets outside strings count) */
 #define MAX_DEPTH 64
 
-static gboolean
-depth_ok (const gchar * text, gsize length)
-{
-  gboolean in_string = FALSE, escaped = FALSE;
-  guint depth = 0;
-  gsize i;
-
-  for (i = 0; i < length; i++) {
-    gchar c = text[i];
-
-    if (in_string) {
-      if (escaped)
-        escaped = FALSE;
-      else if (c == '\\')
-        escaped = TRUE;
-      else if (c == '"')
-        in_string = FALSE;
-    } else if (c == '"') {
-      in_string = TRUE;
-    } else if (c == '[' || c == '{') {
-      if (++depth > MAX_DEPTH)
-        return FALSE;
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      depth--;
-    }
-  }
-  return TRUE;
-}
-
 JsonNode *
 svc_read_json_body (SoupServerMessage * msg, gsize max, gchar ** why)
 {
@@ -127,7 +99,7 @@ svc_read_json_body (SoupServerMessage * msg, gsize max, gchar ** why)
         " bytes", max);
   } else if (!g_utf8_validate (data, size, NULL)) {
     *why = g_strdup ("the body is not UTF-8");
-  } else if (!depth_ok (data, size)) {
+  } else if (!json_depth_ok (data, size, MAX_DEPTH)) {
     *why = g_strdup_printf ("the body nests deeper than %d levels", MAX_DEPTH);
   } else {
     parser = json_parser_new_immutable ();

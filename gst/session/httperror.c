@@ -579,16 +579,8 @@ ctx_to_structure (JsonObject * object)
   }
   g_list_free (members);
 
-  if (other) {
-    JsonNode *node = json_node_init_object (json_node_alloc (), other);
-    GValue value = G_VALUE_INIT;
-
-    g_value_init (&value, G_TYPE_STRING);
-    g_value_take_string (&value, json_compact_text (node));
-    gst_structure_take_value (s, GST_SESSION_MESSAGE_OTHER_FIELDS, &value);
-    json_node_unref (node);
-    json_object_unref (other);
-  }
+  if (other)
+    json_take_object_as_field (s, GST_SESSION_MESSAGE_OTHER_FIELDS, other);
   return s;
 }
 

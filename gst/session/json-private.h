@@ -8,6 +8,7 @@
 #ifndef __GST_SESSION_JSON_PRIVATE_H__
 #define __GST_SESSION_JSON_PRIVATE_H__
 
+#include <gst/gst.h>
 #include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
@@ -21,6 +22,13 @@ gboolean json_depth_ok (const gchar * text, gsize length, guint max);
  * ".0" json-glib 1.6 appends after an exponent (1e+78.0). */
 G_GNUC_INTERNAL
 gchar *json_compact_text (JsonNode * node);
+
+/* Sets the string field @field of @s to @object as compact JSON text, and
+ * takes @object: how names a sender chose are kept without becoming
+ * GStreamer names. */
+G_GNUC_INTERNAL
+void json_take_object_as_field (GstStructure * s, const gchar * field,
+    JsonObject * object);
 
 G_END_DECLS
 

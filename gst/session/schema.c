@@ -696,16 +696,8 @@ object_to_structure (Walk * w, const gchar * name,
   }
   g_list_free (members);
 
-  if (other) {
-    JsonNode *node = json_node_init_object (json_node_alloc (), other);
-    GValue v = G_VALUE_INIT;
-
-    g_value_init (&v, G_TYPE_STRING);
-    g_value_take_string (&v, json_compact_text (node));
-    gst_structure_take_value (s, GST_SESSION_MESSAGE_OTHER_FIELDS, &v);
-    json_node_unref (node);
-    json_object_unref (other);
-  }
+  if (other)
+    json_take_object_as_field (s, GST_SESSION_MESSAGE_OTHER_FIELDS, other);
 
   /* the contract's defaults for what was left out */
   for (p = schema ? schema->props : NULL; p && p->name; p++) {

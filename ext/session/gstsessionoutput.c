@@ -47,7 +47,8 @@ GST_DEBUG_CATEGORY_STATIC (session_output_debug);
 #define AUDIO_OVERDUE (100 * GST_MSECOND)
 /* input earlier than this (ahead of the clock) is dropped */
 #define AUDIO_AHEAD_LIMIT (250 * GST_MSECOND)
-/* a stream's latency moving by more than this is taken at once */
+/* a stream's latency falling by more than this is taken at once (rising:
+ * see latency_rise_limit) */
 #define LATENCY_JUMP (100 * GST_MSECOND)
 /* inputs over which a stream's latency settles (its least delayed) */
 #define LATENCY_SETTLE 12
@@ -269,6 +270,22 @@ overdue_limit (GstSessionOutput * out)
   return out->frame_duration + out->frame_duration / 2;
 }
 
+/* A latency rise beyond this is taken at once. Smaller rises are left to
+ * the jitter: the inputs still reach their place before the filler does.
+ * A larger one left alone would put every later input into a slot the
+ * filler already took, and all would be dropped (a frame is safe while it
+ * is at most its overdue limit less half a slot later than its place). */
+static GstClockTimeDiff
+latency_rise_limit (GstSessionOutput * out)
+{
+  if (out->kind == GST_SESSION_OUTPUT_AUDIO)
+    return AUDIO_OVERDUE / 2;
+  if (!GST_CLOCK_TIME_IS_VALID (out->frame_duration))
+    return LATENCY_JUMP;
+  return MIN (LATENCY_JUMP, (GstClockTimeDiff) (overdue_limit (out) -
+          out->frame_duration / 2));
+}
+
 static void
 push_buffer (GstSessionOutput * out, GstBuffer * buf)
 {
@@ -448,7 +465,8 @@ start_timeline (GstSessionOutput * out, GstClockTime now)
  * streams are then placed at their sender timestamp plus the larger of the
  * two latencies: audio and video keep the sender's relation even when one
  * takes longer to encode or decode. A latency that jumps (a sender
- * resuming after a pause, RTCP sync moving a stream) is taken at once. */
+ * resuming after a pause, RTCP sync moving a stream) is taken at once; a
+ * rise sooner than a fall, as late inputs would otherwise all be dropped. */
 static GstClockTime
 map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
 {
@@ -461,7 +479,8 @@ map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
     return now;
   lat = GST_CLOCK_DIFF (pts, now);
   g_mutex_lock (&o->lock);
-  if (!o->have_latency[k] || ABS (lat - o->latency[k]) > LATENCY_JUMP) {
+  if (!o->have_latency[k] || lat - o->latency[k] > latency_rise_limit (out)
+      || o->latency[k] - lat > LATENCY_JUMP) {
     if (o->have_latency[k])
       GST_DEBUG_OBJECT (out->appsrc, "latency jumped from %" GST_STIME_FORMAT
           " to %" GST_STIME_FORMAT, GST_STIME_ARGS (o->latency[k]),
@@ -495,6 +514,9 @@ push_video (GstSessionOutput * out, GstBuffer * in, GstClockTime mapped)
       mapped - out->origin->origin : 0, 1, d) * d;
   if (slot + d / 2 < out->next_pts) {
     /* its slot is taken (filled while it was late): dropped */
+    GST_LOG_OBJECT (out->appsrc, "frame at %" GST_TIME_FORMAT " late, its "
+        "slot is taken (next %" GST_TIME_FORMAT "): dropped",
+        GST_TIME_ARGS (mapped), GST_TIME_ARGS (out->next_pts));
     out->stats.dropped++;
     return;
   }

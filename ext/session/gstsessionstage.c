@@ -57,6 +57,7 @@ struct _GstSessionStage
 
   GstElement *pipeline;
   GstElement *webrtc;
+  GObject *paced_agent;         /* libnice agent whose pacing we set */
   GstWebRTCDataChannel *channel;
   GSource *bus_source;
   GSource *gather_source;
@@ -80,6 +81,7 @@ stage_unref (GstSessionStage * stage)
 {
   if (!g_atomic_int_dec_and_test (&stage->refcount))
     return;
+  g_clear_object (&stage->paced_agent);
   g_clear_object (&stage->channel);
   gst_clear_object (&stage->webrtc);
   gst_clear_object (&stage->pipeline);
@@ -476,6 +478,9 @@ on_ice_connection_state (GstElement * webrtc, GParamSpec * pspec,
   if (state == GST_WEBRTC_ICE_CONNECTION_STATE_CONNECTED ||
       state == GST_WEBRTC_ICE_CONNECTION_STATE_COMPLETED) {
     mark (stage, &stage->times.connected);
+    /* connected: libnice's own pacing again, for what it still checks */
+    if (stage->paced_agent)
+      g_object_set (stage->paced_agent, "stun-pacing-timer", 20u, NULL);
     invoke (stage, connected_in_context, NULL, NULL);
   } else if (state == GST_WEBRTC_ICE_CONNECTION_STATE_FAILED) {
     fail_async (stage, g_error_new_literal (GST_RESOURCE_ERROR,
@@ -676,8 +681,10 @@ configure_ice (GstSessionStage * stage)
 
     g_object_get (ice, "agent", &agent, NULL);
     if (agent && g_object_class_find_property (G_OBJECT_GET_CLASS (agent),
-            "stun-pacing-timer"))
+            "stun-pacing-timer")) {
       g_object_set (agent, "stun-pacing-timer", LOOPBACK_PACING_MS, NULL);
+      stage->paced_agent = g_object_ref (agent);
+    }
     /* nor a port mapping from a router (it only logs about busy ports) */
     if (agent && g_object_class_find_property (G_OBJECT_GET_CLASS (agent),
             "upnp"))

@@ -15,6 +15,7 @@
 struct _BaselineClient
 {
   gchar *url;
+  gboolean decode;              /* FALSE: depayloaded frames to the sink */
   GstElement *pipeline;
   GstElement *webrtc;
   GstWebRTCDataChannel *channel;
@@ -88,8 +89,9 @@ on_pad_added (GstElement * webrtc, GstPad * pad, BaselineClient * c)
 
   if (GST_PAD_DIRECTION (pad) != GST_PAD_SRC)
     return;
-  bin = gst_parse_bin_from_description ("rtpvp8depay ! vp8dec ! "
-      "fakesink name=sink", TRUE, NULL);
+  bin = gst_parse_bin_from_description (c->decode ?
+      "rtpvp8depay ! vp8dec ! fakesink name=sink" :
+      "rtpvp8depay ! fakesink name=sink", TRUE, NULL);
   gst_bin_add (GST_BIN (c->pipeline), bin);
   sink = gst_bin_get_by_name (GST_BIN (bin), "sink");
   sinkpad = gst_element_get_static_pad (sink, "sink");
@@ -298,12 +300,21 @@ on_offer_created (GstPromise * promise, gpointer data)
 BaselineClient *
 baseline_client_new (const gchar * url)
 {
+  return baseline_client_new_full (url, TRUE);
+}
+
+/* @decode FALSE: the frames reach the sink depayloaded, not decoded (the
+ * transport's own cost, a floor for worldsrc's decode=false) */
+BaselineClient *
+baseline_client_new_full (const gchar * url, gboolean decode)
+{
   BaselineClient *c = g_new0 (BaselineClient, 1);
   GstWebRTCRTPTransceiver *trans = NULL;
   GObject *ice = NULL;
   gboolean added = FALSE;
   GstCaps *caps;
 
+  c->decode = decode;
   c->times.play = bench_now_ms ();
   c->url = g_strdup (url);
   g_mutex_init (&c->lock);

@@ -18,9 +18,8 @@
 #include <gst/gst.h>
 
 G_BEGIN_DECLS
-
 /* milestones, monotonic ms (bench_now_ms ()), 0 when not reached */
-typedef struct
+    typedef struct
 {
   gdouble play;                 /* the client was created */
   gdouble offer;                /* offer created */
@@ -38,6 +37,7 @@ typedef struct _BaselineClient BaselineClient;
 /* builds the pipeline: the clock starts here (the user's own client
  * counts from its construction: webrtcbin is made there) */
 BaselineClient *baseline_client_new (const gchar * url);
+BaselineClient *baseline_client_new_full (const gchar * url, gboolean decode);
 /* sets PLAYING, creates the channel and the offer */
 void baseline_client_play (BaselineClient * c);
 /* waits until @n frames reached the sink; FALSE on timeout or failure */
@@ -57,5 +57,4 @@ gchar *baseline_client_error (BaselineClient * c);
 void baseline_client_free (BaselineClient * c);
 
 G_END_DECLS
-
 #endif

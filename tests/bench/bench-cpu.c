@@ -7,7 +7,9 @@
  * - CPU: getrusage of this process over a fixed window, one session at a
  *   time, for worldsrc decoding to fakesink, worldsrc with decode=false,
  *   and the baseline (decoding to fakesink); in % of one core. The order
- *   rotates from run to run. The service renders live and every client
+ *   rotates from run to run. The baseline also runs without decoding
+ *   (depayloaded frames to fakesink): the transport's own cost, the floor
+ *   under worldsrc's decode=false. The service renders live and every client
  *   holds forward+look_left, so that the picture moves as a generated
  *   world's does (a still picture decodes almost for free and would hide
  *   what decoding costs); --still measures the cached still picture;
@@ -39,11 +41,12 @@ typedef enum
   CLIENT_WORLD,
   CLIENT_WORLD_NODECODE,
   CLIENT_BASELINE,
+  CLIENT_BASELINE_NODECODE,
   N_CLIENTS
 } Client;
 
 static const gchar *client_names[] = {
-  "worldsrc", "worldsrc_nodecode", "baseline",
+  "worldsrc", "worldsrc_nodecode", "baseline", "baseline_nodecode",
 };
 
 /* one session of any client */
@@ -57,8 +60,8 @@ static gboolean
 session_start (Session * s, Client client, const gchar * url)
 {
   memset (s, 0, sizeof (Session));
-  if (client == CLIENT_BASELINE) {
-    s->base = baseline_client_new (url);
+  if (client == CLIENT_BASELINE || client == CLIENT_BASELINE_NODECODE) {
+    s->base = baseline_client_new_full (url, client == CLIENT_BASELINE);
     baseline_client_play (s->base);
     return baseline_client_wait_frames (s->base, 1, START_MS);
   }

@@ -863,6 +863,50 @@ gst_session_stage_get_times (GstSessionStage * stage,
 
 /* Tears the session down; bounded (webrtcbin and libnice stop in well under
  * a second). No callback runs after this returns. Call on the context. */
+/* GStreamer 1.22's webrtcbin adds transport elements from its own thread
+ * and syncs them with its state: one added while the pipeline goes down
+ * can be left PLAYING (a nicesrc's task then runs past the element, and
+ * gst_deinit waits for it for ever). Once the pipeline is in NULL,
+ * webrtcbin's thread is joined and nothing is added any more: every
+ * element still up is brought down. */
+static void
+bring_down_stragglers (GstSessionStage * stage)
+{
+  GstIterator *it = gst_bin_iterate_recurse (GST_BIN (stage->pipeline));
+  GValue v = G_VALUE_INIT;
+  gboolean done = FALSE;
+  guint n = 0;
+
+  while (!done && n++ < 10000) {
+    switch (gst_iterator_next (it, &v)) {
+      case GST_ITERATOR_OK:{
+        GstElement *e = g_value_get_object (&v);
+        GstState cur, pending;
+
+        GST_OBJECT_LOCK (e);
+        cur = GST_STATE (e);
+        pending = GST_STATE_PENDING (e);
+        GST_OBJECT_UNLOCK (e);
+        if (cur != GST_STATE_NULL || pending != GST_STATE_VOID_PENDING) {
+          GST_INFO_OBJECT (stage->owner, "%s was left %s: stopping it",
+              GST_OBJECT_NAME (e), gst_element_state_get_name (cur));
+          gst_element_set_state (e, GST_STATE_NULL);
+        }
+        g_value_reset (&v);
+        break;
+      }
+      case GST_ITERATOR_RESYNC:
+        gst_iterator_resync (it);
+        break;
+      default:
+        done = TRUE;
+        break;
+    }
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+}
+
 void
 gst_session_stage_free (GstSessionStage * stage)
 {
@@ -887,5 +931,6 @@ gst_session_stage_free (GstSessionStage * stage)
   if (stage->webrtc)
     g_signal_handlers_disconnect_by_data (stage->webrtc, stage);
   gst_element_set_state (stage->pipeline, GST_STATE_NULL);
+  bring_down_stragglers (stage);
   stage_unref (stage);
 }

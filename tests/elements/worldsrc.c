@@ -734,6 +734,65 @@ GST_START_TEST (test_start_stop_cycles)
 
 GST_END_TEST;
 
+/* threads of this process (each live session stage holds some: webrtcbin's,
+ * libnice's) */
+static guint
+thread_count (void)
+{
+  GDir *dir = g_dir_open ("/proc/self/task", 0, NULL);
+  guint n = 0;
+
+  if (dir == NULL)
+    return 0;
+  while (g_dir_read_name (dir))
+    n++;
+  g_dir_close (dir);
+  return n;
+}
+
+/* stops at the racy moments of a negotiation: right after PLAYING (the
+ * offer being created), after a few ms (the local description being set,
+ * gathering), and when the first frame is in flight; every session stage
+ * must be freed with its private pipeline, none left running (it would
+ * hold webrtcbin, libnice and SCTP threads and sockets past the element) */
+GST_START_TEST (test_stop_at_racy_moments)
+{
+  ServiceHarness *svc = service_harness_start (NULL, NULL);
+  guint before = 0, after, i;
+
+  for (i = 0; i < 40; i++) {
+    GstElement *pipeline = world_pipeline (svc, NULL);
+
+    gst_element_set_state (pipeline, GST_STATE_PLAYING);
+    if (i % 4 == 1)
+      g_usleep (2000 * (i % 8));
+    else if (i % 4 == 2)
+      g_usleep (20000);
+    else if (i % 4 == 3) {
+      Frames *f = frames_attach (pipeline);
+
+      frames_wait (f, 1, WAIT);
+      stop_pipeline (pipeline);
+      frames_free (f);
+      pipeline = NULL;
+    }
+    if (pipeline)
+      stop_pipeline (pipeline);
+    if (i == 3)
+      before = thread_count ();
+  }
+  /* threads stop asynchronously after their join: let them go */
+  for (i = 0; i < 50 && thread_count () > before + 4; i++)
+    g_usleep (100000);
+  after = thread_count ();
+  GST_INFO ("threads after 4 cycles %u, after 40 %u", before, after);
+  fail_unless (after <= before + 4, "%u threads left running after 36 "
+      "stopped sessions (%u before)", after - before, before);
+  service_harness_stop (svc);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_states_without_service)
 {
   GstElement *src = gst_element_factory_make ("worldsrc", NULL);
@@ -871,6 +930,7 @@ worldsrc_suite (void)
   tcase_add_test (tc, test_control_script);
   tcase_add_test (tc, test_api_key_never_logged);
   tcase_add_test (tc, test_start_stop_cycles);
+  tcase_add_test (tc, test_stop_at_racy_moments);
   return s;
 }
 

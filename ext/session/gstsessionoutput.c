@@ -21,8 +21,9 @@
  *   input follows on, a hole is filled with silence of the exact sample
  *   count, an overlap is cut;
  * - encoded output (decode=false) cannot repeat frames nor make up audio:
- *   over a gap its timestamps jump (muxers keep the time right), and a
- *   stream starts at a keyframe.
+ *   over a gap its timestamps jump (muxers keep the time right), a
+ *   stream starts at a keyframe, and no video frame is dropped for being
+ *   late (see push_encoded_video).
  *
  * Locking: out->lock protects the timeline and is held while pushing into
  * the appsrc (which only queues). Order: out->lock, then origin->lock.
@@ -87,6 +88,7 @@ struct _GstSessionOutput
   gboolean started;
   gboolean ended;
   GstClockTime next_pts;        /* video: next slot */
+  GstClockTime last_pts;        /* encoded video: the last frame pushed */
   guint64 next_offset;          /* audio: samples since the origin */
   GstBuffer *last;              /* video: last frame, for repeats */
   gint64 last_input;            /* monotonic µs of the last input */
@@ -116,6 +118,7 @@ gst_session_output_new (GstBin * bin, const gchar * pad_name,
   out->fps_d = 1;
   out->frame_duration = GST_CLOCK_TIME_NONE;
   out->next_pts = GST_CLOCK_TIME_NONE;
+  out->last_pts = GST_CLOCK_TIME_NONE;
   out->last_input = 0;
 
   out->appsrc = gst_element_factory_make ("appsrc", name);
@@ -202,6 +205,7 @@ gst_session_output_start (GstSessionOutput * out, GstClock * clock,
   out->need_keyframe = TRUE;
   out->next_offset = 0;
   out->next_pts = GST_CLOCK_TIME_NONE;
+  out->last_pts = GST_CLOCK_TIME_NONE;
   out->last_input = g_get_monotonic_time ();
   memset (&out->stats, 0, sizeof (out->stats));
   gst_clear_buffer (&out->last);
@@ -466,21 +470,27 @@ start_timeline (GstSessionOutput * out, GstClockTime now)
  * two latencies: audio and video keep the sender's relation even when one
  * takes longer to encode or decode. A latency that jumps (a sender
  * resuming after a pause, RTCP sync moving a stream) is taken at once; a
- * rise sooner than a fall, as late inputs would otherwise all be dropped. */
+ * rise sooner than a fall (once two inputs in a row show it), as late
+ * inputs would otherwise all be dropped. */
 static GstClockTime
 map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
 {
   GstSessionOutputOrigin *o = out->origin;
   GstClockTime pts = GST_BUFFER_PTS (in);
-  GstClockTimeDiff lat, common;
+  GstClockTimeDiff lat, rise, common;
   gint k = out->kind, other = 1 - out->kind;
 
   if (!GST_CLOCK_TIME_IS_VALID (pts))
     return now;
   lat = GST_CLOCK_DIFF (pts, now);
   g_mutex_lock (&o->lock);
-  if (!o->have_latency[k] || lat - o->latency[k] > latency_rise_limit (out)
-      || o->latency[k] - lat > LATENCY_JUMP) {
+  rise = o->have_latency[k] ? lat - o->latency[k] : 0;
+  if (o->have_latency[k] && rise > latency_rise_limit (out) &&
+      rise <= LATENCY_JUMP && o->rising[k]++ == 0) {
+    /* a rise under LATENCY_JUMP is taken when a second input in a row
+     * shows it: one late input is jitter, left alone */
+  } else if (!o->have_latency[k] || rise > latency_rise_limit (out) ||
+      -rise > LATENCY_JUMP) {
     if (o->have_latency[k])
       GST_DEBUG_OBJECT (out->appsrc, "latency jumped from %" GST_STIME_FORMAT
           " to %" GST_STIME_FORMAT, GST_STIME_ARGS (o->latency[k]),
@@ -488,17 +498,44 @@ map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
     o->latency[k] = lat;
     o->have_latency[k] = TRUE;
     o->settle[k] = LATENCY_SETTLE;
-  } else if (o->settle[k] > 0) {
-    /* the first inputs may be held up (decoder start, a keyframe wait):
-     * the least delayed of them sets the latency, which then stays */
-    o->settle[k]--;
-    o->latency[k] = MIN (o->latency[k], lat);
+    o->rising[k] = 0;
+  } else {
+    o->rising[k] = 0;
+    if (o->settle[k] > 0) {
+      /* the first inputs may be held up (decoder start, a keyframe wait):
+       * the least delayed of them sets the latency, which then stays */
+      o->settle[k]--;
+      o->latency[k] = MIN (o->latency[k], lat);
+    }
   }
   common = o->latency[k];
   if (o->have_latency[other])
     common = MAX (common, o->latency[other]);
   g_mutex_unlock (&o->lock);
   return pts + common;
+}
+
+/* Encoded video cannot repeat a frame, and a frame left out breaks those
+ * that refer to it until the next keyframe: no frame is dropped for being
+ * late. Over a gap the filler only moves the time on, so a late frame
+ * still takes its own slot when no frame was pushed there; one whose slot
+ * an earlier frame took (the latency placed anew) goes half a slot after
+ * that frame, and the next frames are on their slots again. */
+static void
+push_encoded_video (GstSessionOutput * out, GstBuffer * in, GstClockTime slot)
+{
+  GstClockTime d = out->frame_duration, pts = slot;
+  GstBuffer *buf;
+
+  if (GST_CLOCK_TIME_IS_VALID (out->last_pts) && pts < out->last_pts + d / 2)
+    pts = out->last_pts + d / 2;
+  buf = gst_buffer_copy (in);
+  GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = pts;
+  GST_BUFFER_DURATION (buf) = d;
+  GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_DISCONT);
+  out->last_pts = pts;
+  out->next_pts = MAX (out->next_pts, pts + d);
+  push_buffer (out, buf);
 }
 
 static void
@@ -512,6 +549,10 @@ push_video (GstSessionOutput * out, GstBuffer * in, GstClockTime mapped)
   slot = out->origin->origin +
       gst_util_uint64_scale_round (mapped > out->origin->origin ?
       mapped - out->origin->origin : 0, 1, d) * d;
+  if (!out->raw) {
+    push_encoded_video (out, in, slot);
+    return;
+  }
   if (slot + d / 2 < out->next_pts) {
     /* its slot is taken (filled while it was late): dropped */
     GST_LOG_OBJECT (out->appsrc, "frame at %" GST_TIME_FORMAT " late, its "
@@ -521,25 +562,22 @@ push_video (GstSessionOutput * out, GstBuffer * in, GstClockTime mapped)
     return;
   }
   /* slots before it: the last frame repeated, or this first frame shown
-   * early (encoded: skipped) */
+   * early */
   while (out->next_pts + d / 2 < slot && n++ < 10 * MAX_FILL_PER_WAKE) {
-    if (out->raw) {
-      buf = gst_buffer_copy (out->last ? out->last : in);
-      GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = out->next_pts;
-      GST_BUFFER_DURATION (buf) = d;
-      GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_DISCONT);
-      push_buffer (out, buf);
-      out->stats.repeated++;
-      out->stats.filled += d;
-    }
+    buf = gst_buffer_copy (out->last ? out->last : in);
+    GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = out->next_pts;
+    GST_BUFFER_DURATION (buf) = d;
+    GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_DISCONT);
+    push_buffer (out, buf);
+    out->stats.repeated++;
+    out->stats.filled += d;
     out->next_pts += d;
   }
   buf = gst_buffer_copy (in);
   GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = out->next_pts;
   GST_BUFFER_DURATION (buf) = d;
   GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_DISCONT);
-  if (out->raw)
-    gst_buffer_replace (&out->last, buf);
+  gst_buffer_replace (&out->last, buf);
   out->next_pts += d;
   push_buffer (out, buf);
 }

@@ -26,6 +26,7 @@ typedef struct
   GstClockTimeDiff latency[2];  /* per kind: arrival minus sender time */
   gboolean have_latency[2];
   guint settle[2];
+  guint rising[2];              /* inputs in a row above the rise limit */
 } GstSessionOutputOrigin;
 
 typedef struct _GstSessionOutput GstSessionOutput;

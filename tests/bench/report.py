@@ -453,7 +453,16 @@ def section_scale(doc, r):
             "contend on; decoding dominates as in section 3. Two cores "
             "carry 16 decoding sessions with room to spare because the "
             "cached picture decodes cheaply; with live, moving content the "
-            "limit is decoding.")
+            "limit is decoding. The slowest session is the figure to watch: "
+            "a session whose frames all come a little later than its "
+            "timeline expects shows a repeated frame instead of each new "
+            "one (its output rate stays 16). Before this was fixed, 16 "
+            "concurrent start-ups left one or more sessions at 0 fps for "
+            "the whole window: their latency settled low during the "
+            "start-up rush, then rose by 60–100 ms, less than the output "
+            "then took at once; a rise of more than a frame now is, from "
+            "the second input that shows it (`tests/elements/timeline.c` "
+            "replays it on a test clock).")
     doc.add()
 
 
@@ -637,8 +646,9 @@ def section_director(doc, r):
             "for three reasons: rounding "
             "(video takes the nearest 1/24 s slot, up to half a frame, "
             "20.8 ms; audio follows on within 10 ms of its place); a "
-            "stream's latency jumping by over 100 ms (media resuming after "
-            "the stall), which re-places that stream at once; and late video "
+            "stream's latency rising by more than a frame (audio: 50 ms) or "
+            "falling by more than 100 ms (media resuming after the stall), "
+            "which re-places that stream at once; and late video "
             "frames: a frame more than 1.5 frames overdue has its slot "
             "filled by a repeat and is then dropped, and when that is the "
             "first frame of a marker, the marker shows one frame (41.7 ms) "

@@ -58,7 +58,7 @@ service_harness_start (const gchar * first_arg, ...)
   g_ptr_array_add (argv, g_strdup ("--port=0"));
   va_start (args, first_arg);
   for (arg = first_arg; arg; arg = va_arg (args, const gchar *))
-    g_ptr_array_add (argv, g_strdup (arg));
+      g_ptr_array_add (argv, g_strdup (arg));
   va_end (args);
   g_ptr_array_add (argv, NULL);
 
@@ -128,8 +128,10 @@ service_harness_stop (ServiceHarness * h)
   g_free (h);
 }
 
-static guint
-thread_count (void)
+/* threads of this process (each live session stage holds some: webrtcbin's,
+ * libnice's) */
+guint
+service_harness_thread_count (void)
 {
   GDir *dir = g_dir_open ("/proc/self/task", 0, NULL);
   guint n = 0;
@@ -158,14 +160,14 @@ service_harness_settle_threads (void)
 {
   gint64 deadline = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
   gint64 stable_since = g_get_monotonic_time ();
-  guint n = thread_count ();
+  guint n = service_harness_thread_count ();
 
   while (g_get_monotonic_time () < deadline &&
       g_get_monotonic_time () - stable_since < 200 * G_TIME_SPAN_MILLISECOND) {
     guint now;
 
     g_usleep (5000);
-    now = thread_count ();
+    now = service_harness_thread_count ();
     if (now != n) {
       n = now;
       stable_since = g_get_monotonic_time ();

@@ -21,6 +21,7 @@ ServiceHarness *service_harness_start (const gchar * first_arg, ...)
     G_GNUC_NULL_TERMINATED;
 void service_harness_stop (ServiceHarness * h);
 void service_harness_settle_threads (void);
+guint service_harness_thread_count (void);
 const gchar *service_harness_base_url (ServiceHarness * h);
 /* the start-session endpoint of "world" or "director" (free it) */
 gchar *service_harness_url (ServiceHarness * h, const gchar * app);

@@ -11,6 +11,7 @@
 
 #include <gst/check/gstcheck.h>
 #include <gst/check/gsttestclock.h>
+#include <gst/app/gstappsink.h>
 
 #include "gstsessionoutput.h"
 
@@ -23,36 +24,61 @@ typedef struct
   GstSessionOutputOrigin origin;
   GstSessionOutput *out;
   GstCaps *caps;
+  gboolean encoded;
   gboolean started;
+  GstElement *sink;
+  GArray *pts;                  /* of the output, in order */
 } Timeline;
 
 static void
-timeline_init (Timeline * t)
+timeline_init (Timeline * t, gboolean encoded)
 {
   GstPadTemplate *templ;
 
+  GstElement *inner;
+  GstPad *pad, *sinkpad;
+
   memset (t, 0, sizeof (*t));
-  t->bin = GST_BIN (gst_object_ref_sink (gst_bin_new ("timeline")));
+  t->bin = GST_BIN (gst_object_ref_sink (gst_pipeline_new ("timeline")));
   t->clock = GST_TEST_CLOCK (gst_test_clock_new ());
+  gst_pipeline_use_clock (GST_PIPELINE (t->bin), GST_CLOCK (t->clock));
   g_mutex_init (&t->origin.lock);
   t->origin.origin = GST_CLOCK_TIME_NONE;
   t->origin.has_video = TRUE;
   templ = gst_pad_template_new ("video", GST_PAD_SRC, GST_PAD_ALWAYS,
       GST_CAPS_ANY);
-  t->out = gst_session_output_new (t->bin, "video", templ,
+  /* the output lives in a bin, as in the element, linked to an appsink */
+  inner = gst_bin_new ("src");
+  gst_bin_add (t->bin, inner);
+  t->out = gst_session_output_new (GST_BIN (inner), "video", templ,
       GST_SESSION_OUTPUT_VIDEO, &t->origin);
   gst_object_unref (templ);
+  /* what leaves the output, collected by collect_output () */
+  t->sink = gst_element_factory_make ("appsink", NULL);
+  g_object_set (t->sink, "sync", FALSE, "async", FALSE, NULL);
+  gst_bin_add (t->bin, t->sink);
+  pad = gst_session_output_get_pad (t->out);
+  sinkpad = gst_element_get_static_pad (t->sink, "sink");
+  fail_unless_equals_int (gst_pad_link (pad, sinkpad), GST_PAD_LINK_OK);
+  gst_object_unref (sinkpad);
+  fail_if (gst_element_set_state (GST_ELEMENT (t->bin), GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE);
   gst_session_output_set_nominal_rate (t->out, 16, 1);
   gst_session_output_start (t->out, GST_CLOCK (t->clock), 0);
-  t->caps = gst_caps_from_string ("video/x-raw, format=I420, width=16, "
+  t->encoded = encoded;
+  t->caps = gst_caps_from_string (encoded ? "video/x-vp8, width=16, "
+      "height=16, framerate=16/1" : "video/x-raw, format=I420, width=16, "
       "height=16, framerate=16/1");
+  t->pts = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
 }
 
 static void
 timeline_clear (Timeline * t)
 {
+  gst_element_set_state (GST_ELEMENT (t->bin), GST_STATE_NULL);
   gst_session_output_free (t->out);
   gst_caps_unref (t->caps);
+  g_array_unref (t->pts);
   g_mutex_clear (&t->origin.lock);
   gst_object_unref (t->clock);
   gst_object_unref (t->bin);
@@ -103,6 +129,23 @@ arrive (Timeline * t, guint i, GstClockTime latency)
   t->started = TRUE;
 }
 
+/* Ends the output and reads the timestamps of all it pushed (bounded). */
+static void
+collect_output (Timeline * t)
+{
+  GstSample *sample;
+
+  gst_session_output_end (t->out);
+  while ((sample = gst_app_sink_try_pull_sample (GST_APP_SINK (t->sink),
+              5 * GST_SECOND))) {
+    GstClockTime pts = GST_BUFFER_PTS (gst_sample_get_buffer (sample));
+
+    g_array_append_val (t->pts, pts);
+    gst_sample_unref (sample);
+  }
+  fail_unless (gst_app_sink_is_eos (GST_APP_SINK (t->sink)));
+}
+
 static GstSessionOutputStats
 stats (Timeline * t)
 {
@@ -119,7 +162,7 @@ GST_START_TEST (test_steady_input_fills_every_slot)
   GstSessionOutputStats s;
   guint i;
 
-  timeline_init (&t);
+  timeline_init (&t, FALSE);
   for (i = 0; i < 64; i++)
     arrive (&t, i, 10 * GST_MSECOND + (i % 3) * 5 * GST_MSECOND);
   s = stats (&t);
@@ -137,15 +180,16 @@ GST_END_TEST;
  * its slot (1.5 frames after it), and every one of them used to be dropped
  * while the filler repeated the last frame for ever (16 concurrent
  * sessions at start-up hit this: their latency settles low, then rises).
- * Now a rise of more than a frame is taken: a slot or two is repeated
- * once, then every input is placed. */
+ * Now a rise of more than a frame is taken once a second input in a row
+ * shows it: the first late frame is dropped, three slots are repeated,
+ * then every input is placed. */
 GST_START_TEST (test_latency_rise_is_taken_not_dropped)
 {
   Timeline t;
   GstSessionOutputStats s;
   guint i;
 
-  timeline_init (&t);
+  timeline_init (&t, FALSE);
   for (i = 0; i < 32; i++)
     arrive (&t, i, 10 * GST_MSECOND);
   for (; i < 96; i++)
@@ -154,7 +198,7 @@ GST_START_TEST (test_latency_rise_is_taken_not_dropped)
   fail_unless_equals_uint64 (s.in, 96);
   fail_unless (s.dropped <= 1, "%" G_GUINT64_FORMAT " inputs dropped",
       s.dropped);
-  fail_unless (s.repeated <= 2, "%" G_GUINT64_FORMAT " frames repeated",
+  fail_unless (s.repeated <= 3, "%" G_GUINT64_FORMAT " frames repeated",
       s.repeated);
   fail_unless_equals_uint64 (s.out - s.repeated, s.in - s.dropped);
   timeline_clear (&t);
@@ -170,12 +214,86 @@ GST_START_TEST (test_one_late_frame_keeps_its_slot)
   GstSessionOutputStats s;
   guint i;
 
-  timeline_init (&t);
+  timeline_init (&t, FALSE);
   for (i = 0; i < 48; i++)
     arrive (&t, i, (i == 30 ? 50 : 10) * GST_MSECOND);
   s = stats (&t);
   fail_unless_equals_uint64 (s.dropped, 0);
   fail_unless_equals_uint64 (s.repeated, 0);
+  timeline_clear (&t);
+}
+
+GST_END_TEST;
+
+/* One frame held up by 80 ms (more than a frame, less than its 1.5-frame
+ * wait): a spike, not a new latency. The frame keeps its slot and the
+ * frames after it keep theirs. */
+GST_START_TEST (test_one_spike_is_not_taken)
+{
+  Timeline t;
+  GstSessionOutputStats s;
+  guint i;
+
+  timeline_init (&t, FALSE);
+  for (i = 0; i < 48; i++)
+    arrive (&t, i, (i == 30 ? 90 : 10) * GST_MSECOND);
+  s = stats (&t);
+  fail_unless_equals_uint64 (s.dropped, 0);
+  fail_unless_equals_uint64 (s.repeated, 0);
+  timeline_clear (&t);
+}
+
+GST_END_TEST;
+
+/* Encoded output (decode=false): a frame 100 ms late has no slot left
+ * (a decoded frame would have been repeated there and this one dropped),
+ * but the frames after it refer to it: it is pushed, on its own slot,
+ * since nothing was pushed there; every frame keeps its slot. */
+GST_START_TEST (test_encoded_late_frame_is_kept)
+{
+  Timeline t;
+  GstSessionOutputStats s;
+  guint i;
+
+  timeline_init (&t, TRUE);
+  for (i = 0; i < 48; i++)
+    arrive (&t, i, i == 30 ? 110 * GST_MSECOND : i == 31 ?
+        (110 * GST_MSECOND - FRAME + GST_MSECOND) : 10 * GST_MSECOND);
+  s = stats (&t);
+  fail_unless_equals_uint64 (s.in, 48);
+  fail_unless_equals_uint64 (s.dropped, 0);
+  fail_unless_equals_uint64 (s.out, 48);
+  collect_output (&t);
+  fail_unless_equals_int (t.pts->len, 48);
+  for (i = 0; i < t.pts->len; i++)
+    fail_unless_equals_uint64 (g_array_index (t.pts, GstClockTime, i),
+        10 * GST_MSECOND + i * FRAME);
+  timeline_clear (&t);
+}
+
+GST_END_TEST;
+
+/* The same with decoded output: the late frame is dropped, its slot
+ * repeated; the frames after it keep their slots. */
+GST_START_TEST (test_raw_late_frame_is_dropped)
+{
+  Timeline t;
+  GstSessionOutputStats s;
+  guint i;
+
+  timeline_init (&t, FALSE);
+  for (i = 0; i < 48; i++)
+    arrive (&t, i, i == 30 ? 110 * GST_MSECOND : i == 31 ?
+        (110 * GST_MSECOND - FRAME + GST_MSECOND) : 10 * GST_MSECOND);
+  s = stats (&t);
+  fail_unless_equals_uint64 (s.dropped, 1);
+  fail_unless_equals_uint64 (s.repeated, 1);
+  fail_unless_equals_uint64 (s.out, 48);
+  collect_output (&t);
+  fail_unless_equals_int (t.pts->len, 48);
+  for (i = 0; i < t.pts->len; i++)
+    fail_unless_equals_uint64 (g_array_index (t.pts, GstClockTime, i),
+        10 * GST_MSECOND + i * FRAME);
   timeline_clear (&t);
 }
 
@@ -190,7 +308,7 @@ GST_START_TEST (test_pause_is_filled_then_input_resumes)
   GstSessionOutputStats s;
   guint i;
 
-  timeline_init (&t);
+  timeline_init (&t, FALSE);
   for (i = 0; i < 32; i++)
     arrive (&t, i, 10 * GST_MSECOND);
   for (i = 48; i < 80; i++)
@@ -215,6 +333,9 @@ timeline_suite (void)
   tcase_add_test (tc, test_steady_input_fills_every_slot);
   tcase_add_test (tc, test_latency_rise_is_taken_not_dropped);
   tcase_add_test (tc, test_one_late_frame_keeps_its_slot);
+  tcase_add_test (tc, test_one_spike_is_not_taken);
+  tcase_add_test (tc, test_encoded_late_frame_is_kept);
+  tcase_add_test (tc, test_raw_late_frame_is_dropped);
   tcase_add_test (tc, test_pause_is_filled_then_input_resumes);
   return s;
 }

@@ -734,22 +734,6 @@ GST_START_TEST (test_start_stop_cycles)
 
 GST_END_TEST;
 
-/* threads of this process (each live session stage holds some: webrtcbin's,
- * libnice's) */
-static guint
-thread_count (void)
-{
-  GDir *dir = g_dir_open ("/proc/self/task", 0, NULL);
-  guint n = 0;
-
-  if (dir == NULL)
-    return 0;
-  while (g_dir_read_name (dir))
-    n++;
-  g_dir_close (dir);
-  return n;
-}
-
 /* stops at the racy moments of a negotiation: right after PLAYING (the
  * offer being created), after a few ms (the local description being set,
  * gathering), and when the first frame is in flight; every session stage
@@ -779,12 +763,12 @@ GST_START_TEST (test_stop_at_racy_moments)
     if (pipeline)
       stop_pipeline (pipeline);
     if (i == 3)
-      before = thread_count ();
+      before = service_harness_thread_count ();
   }
   /* threads stop asynchronously after their join: let them go */
-  for (i = 0; i < 50 && thread_count () > before + 4; i++)
+  for (i = 0; i < 50 && service_harness_thread_count () > before + 4; i++)
     g_usleep (100000);
-  after = thread_count ();
+  after = service_harness_thread_count ();
   GST_INFO ("threads after 4 cycles %u, after 40 %u", before, after);
   fail_unless (after <= before + 4, "%u threads left running after 36 "
       "stopped sessions (%u before)", after - before, before);

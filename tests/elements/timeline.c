@@ -206,95 +206,88 @@ GST_START_TEST (test_latency_rise_is_taken_not_dropped)
 
 GST_END_TEST;
 
-/* One frame held up by 40 ms (jitter): it still reaches its slot before
- * the filler, and the latency is not moved by it. */
-GST_START_TEST (test_one_late_frame_keeps_its_slot)
+/* Frames 10 ms after their timestamps, but frame 30 held up by 100 ms
+ * more (and frame 31 behind it): frame 30 comes after the filler passed
+ * its slot. */
+static void
+feed_one_late_frame (Timeline * t)
 {
-  Timeline t;
-  GstSessionOutputStats s;
   guint i;
 
-  timeline_init (&t, FALSE);
   for (i = 0; i < 48; i++)
-    arrive (&t, i, (i == 30 ? 50 : 10) * GST_MSECOND);
-  s = stats (&t);
-  fail_unless_equals_uint64 (s.dropped, 0);
-  fail_unless_equals_uint64 (s.repeated, 0);
-  timeline_clear (&t);
-}
-
-GST_END_TEST;
-
-/* One frame held up by 80 ms (more than a frame, less than its 1.5-frame
- * wait): a spike, not a new latency. The frame keeps its slot and the
- * frames after it keep theirs. */
-GST_START_TEST (test_one_spike_is_not_taken)
-{
-  Timeline t;
-  GstSessionOutputStats s;
-  guint i;
-
-  timeline_init (&t, FALSE);
-  for (i = 0; i < 48; i++)
-    arrive (&t, i, (i == 30 ? 90 : 10) * GST_MSECOND);
-  s = stats (&t);
-  fail_unless_equals_uint64 (s.dropped, 0);
-  fail_unless_equals_uint64 (s.repeated, 0);
-  timeline_clear (&t);
-}
-
-GST_END_TEST;
-
-/* Encoded output (decode=false): a frame 100 ms late has no slot left
- * (a decoded frame would have been repeated there and this one dropped),
- * but the frames after it refer to it: it is pushed, on its own slot,
- * since nothing was pushed there; every frame keeps its slot. */
-GST_START_TEST (test_encoded_late_frame_is_kept)
-{
-  Timeline t;
-  GstSessionOutputStats s;
-  guint i;
-
-  timeline_init (&t, TRUE);
-  for (i = 0; i < 48; i++)
-    arrive (&t, i, i == 30 ? 110 * GST_MSECOND : i == 31 ?
+    arrive (t, i, i == 30 ? 110 * GST_MSECOND : i == 31 ?
         (110 * GST_MSECOND - FRAME + GST_MSECOND) : 10 * GST_MSECOND);
-  s = stats (&t);
-  fail_unless_equals_uint64 (s.in, 48);
-  fail_unless_equals_uint64 (s.dropped, 0);
-  fail_unless_equals_uint64 (s.out, 48);
-  collect_output (&t);
-  fail_unless_equals_int (t.pts->len, 48);
-  for (i = 0; i < t.pts->len; i++)
-    fail_unless_equals_uint64 (g_array_index (t.pts, GstClockTime, i),
+}
+
+/* Every slot from the origin (the first frame's 10 ms) has one buffer. */
+static void
+check_every_slot_once (Timeline * t)
+{
+  guint i;
+
+  collect_output (t);
+  fail_unless_equals_int (t->pts->len, 48);
+  for (i = 0; i < t->pts->len; i++)
+    fail_unless_equals_uint64 (g_array_index (t->pts, GstClockTime, i),
         10 * GST_MSECOND + i * FRAME);
-  timeline_clear (&t);
+}
+
+/* One frame held up by 40 ms, then by 80 ms (more than a frame, less than
+ * its 1.5-frame wait): jitter, not a new latency. The frame keeps its slot
+ * and the frames after it keep theirs. */
+GST_START_TEST (test_jitter_keeps_every_slot)
+{
+  static const guint extra_ms[] = { 40, 80 };
+  guint k, i;
+
+  for (k = 0; k < G_N_ELEMENTS (extra_ms); k++) {
+    Timeline t;
+    GstSessionOutputStats s;
+
+    timeline_init (&t, FALSE);
+    for (i = 0; i < 48; i++)
+      arrive (&t, i, (10 + (i == 30 ? extra_ms[k] : 0)) * GST_MSECOND);
+    s = stats (&t);
+    fail_unless_equals_uint64 (s.dropped, 0);
+    fail_unless_equals_uint64 (s.repeated, 0);
+    check_every_slot_once (&t);
+    timeline_clear (&t);
+  }
 }
 
 GST_END_TEST;
 
-/* The same with decoded output: the late frame is dropped, its slot
- * repeated; the frames after it keep their slots. */
-GST_START_TEST (test_raw_late_frame_is_dropped)
+/* The late frame has no slot left. Decoded output drops it (its slot was
+ * repeated). Encoded output (decode=false) cannot: the frames after it
+ * refer to it; it is pushed on its own slot, where nothing was pushed.
+ * Either way every later frame keeps its slot. */
+GST_START_TEST (test_late_frame_decoded_dropped_encoded_kept)
 {
-  Timeline t;
-  GstSessionOutputStats s;
-  guint i;
+  static const struct
+  {
+    gboolean encoded;
+    guint64 dropped, repeated;
+  } cases[] = {
+    /* encoded: the filler's pass over the slot counts, though it pushed
+     * nothing there */
+    {FALSE, 1, 1}, {TRUE, 0, 1}
+  };
+  guint k;
 
-  timeline_init (&t, FALSE);
-  for (i = 0; i < 48; i++)
-    arrive (&t, i, i == 30 ? 110 * GST_MSECOND : i == 31 ?
-        (110 * GST_MSECOND - FRAME + GST_MSECOND) : 10 * GST_MSECOND);
-  s = stats (&t);
-  fail_unless_equals_uint64 (s.dropped, 1);
-  fail_unless_equals_uint64 (s.repeated, 1);
-  fail_unless_equals_uint64 (s.out, 48);
-  collect_output (&t);
-  fail_unless_equals_int (t.pts->len, 48);
-  for (i = 0; i < t.pts->len; i++)
-    fail_unless_equals_uint64 (g_array_index (t.pts, GstClockTime, i),
-        10 * GST_MSECOND + i * FRAME);
-  timeline_clear (&t);
+  for (k = 0; k < G_N_ELEMENTS (cases); k++) {
+    Timeline t;
+    GstSessionOutputStats s;
+
+    timeline_init (&t, cases[k].encoded);
+    feed_one_late_frame (&t);
+    s = stats (&t);
+    fail_unless_equals_uint64 (s.in, 48);
+    fail_unless_equals_uint64 (s.dropped, cases[k].dropped);
+    fail_unless_equals_uint64 (s.repeated, cases[k].repeated);
+    fail_unless_equals_uint64 (s.out, 48);
+    check_every_slot_once (&t);
+    timeline_clear (&t);
+  }
 }
 
 GST_END_TEST;
@@ -332,10 +325,8 @@ timeline_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_steady_input_fills_every_slot);
   tcase_add_test (tc, test_latency_rise_is_taken_not_dropped);
-  tcase_add_test (tc, test_one_late_frame_keeps_its_slot);
-  tcase_add_test (tc, test_one_spike_is_not_taken);
-  tcase_add_test (tc, test_encoded_late_frame_is_kept);
-  tcase_add_test (tc, test_raw_late_frame_is_dropped);
+  tcase_add_test (tc, test_jitter_keeps_every_slot);
+  tcase_add_test (tc, test_late_frame_decoded_dropped_encoded_kept);
   tcase_add_test (tc, test_pause_is_filled_then_input_resumes);
   return s;
 }

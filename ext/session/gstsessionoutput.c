@@ -46,8 +46,6 @@ GST_DEBUG_CATEGORY_STATIC (session_output_debug);
 #define AUDIO_FILL_MS 20
 /* input later than this is a gap (audio) */
 #define AUDIO_OVERDUE (100 * GST_MSECOND)
-/* input earlier than this (ahead of the clock) is dropped */
-#define AUDIO_AHEAD_LIMIT (250 * GST_MSECOND)
 /* a stream's latency falling by more than this is taken at once (rising:
  * see latency_rise_limit) */
 #define LATENCY_JUMP (100 * GST_MSECOND)
@@ -240,6 +238,7 @@ gst_session_output_stop (GstSessionOutput * out)
   g_mutex_lock (&out->origin->lock);
   out->origin->origin = GST_CLOCK_TIME_NONE;
   out->origin->have_latency[out->kind] = FALSE;
+  out->origin->rising[out->kind] = 0;
   g_mutex_unlock (&out->origin->lock);
 }
 
@@ -272,6 +271,17 @@ overdue_limit (GstSessionOutput * out)
   if (out->kind == GST_SESSION_OUTPUT_AUDIO)
     return AUDIO_OVERDUE;
   return out->frame_duration + out->frame_duration / 2;
+}
+
+/* Inputs showing a rise must come at least this far apart to confirm it:
+ * those queued behind one held-up input come all at once. */
+static GstClockTime
+rise_spacing (GstSessionOutput * out)
+{
+  if (out->kind == GST_SESSION_OUTPUT_VIDEO &&
+      GST_CLOCK_TIME_IS_VALID (out->frame_duration))
+    return out->frame_duration / 2;
+  return AUDIO_FILL_MS / 2 * GST_MSECOND;
 }
 
 /* A latency rise beyond this is taken at once. Smaller rises are left to
@@ -486,9 +496,23 @@ map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
   g_mutex_lock (&o->lock);
   rise = o->have_latency[k] ? lat - o->latency[k] : 0;
   if (o->have_latency[k] && rise > latency_rise_limit (out) &&
-      rise <= LATENCY_JUMP && o->rising[k]++ == 0) {
-    /* a rise under LATENCY_JUMP is taken when a second input in a row
-     * shows it: one late input is jitter, left alone */
+      rise <= LATENCY_JUMP) {
+    /* a rise under LATENCY_JUMP is taken when a later input shows it too:
+     * one late input is jitter, left alone, and so are those queued
+     * behind it (they come with it, not at their own pace) */
+    if (o->rising[k] == 0 || now < o->rise_at[k] + rise_spacing (out)) {
+      if (o->rising[k]++ == 0) {
+        o->rise_at[k] = now;
+        o->rise_lat[k] = lat;
+      }
+    } else {
+      GST_DEBUG_OBJECT (out->appsrc, "latency rose from %" GST_STIME_FORMAT
+          " to %" GST_STIME_FORMAT, GST_STIME_ARGS (o->latency[k]),
+          GST_STIME_ARGS (MIN (lat, o->rise_lat[k])));
+      o->latency[k] = MIN (lat, o->rise_lat[k]);
+      o->settle[k] = 0;
+      o->rising[k] = 0;
+    }
   } else if (!o->have_latency[k] || rise > latency_rise_limit (out) ||
       -rise > LATENCY_JUMP) {
     if (o->have_latency[k])
@@ -691,6 +715,7 @@ gst_session_output_new_session (GstSessionOutput * out)
   g_mutex_unlock (&out->lock);
   g_mutex_lock (&out->origin->lock);
   out->origin->have_latency[out->kind] = FALSE;
+  out->origin->rising[out->kind] = 0;
   g_mutex_unlock (&out->origin->lock);
 }
 

@@ -27,6 +27,8 @@ typedef struct
   gboolean have_latency[2];
   guint settle[2];
   guint rising[2];              /* inputs in a row above the rise limit */
+  GstClockTime rise_at[2];      /* arrival of the first of them */
+  GstClockTimeDiff rise_lat[2]; /* and its latency */
 } GstSessionOutputOrigin;
 
 typedef struct _GstSessionOutput GstSessionOutput;

@@ -14,7 +14,7 @@
  * also polled, with a timeout after which the candidates found so far are
  * used. When the service is on loopback, libnice is told to gather on
  * 127.0.0.1 only (it skips loopback interfaces otherwise) and to pace its
- * checks 5 ms apart.
+ * checks 5 ms apart until ICE connects (then its own pacing again).
  *
  * Threads: webrtcbin calls back on its own threads; everything but samples
  * and channel messages is marshalled to the owner's context. A stage is
@@ -58,6 +58,7 @@ struct _GstSessionStage
   GstElement *pipeline;
   GstElement *webrtc;
   GObject *paced_agent;         /* libnice agent whose pacing we set */
+  guint own_pacing;             /* its own, restored when ICE connects */
   GstWebRTCDataChannel *channel;
   GSource *bus_source;
   GSource *gather_source;
@@ -480,7 +481,8 @@ on_ice_connection_state (GstElement * webrtc, GParamSpec * pspec,
     mark (stage, &stage->times.connected);
     /* connected: libnice's own pacing again, for what it still checks */
     if (stage->paced_agent)
-      g_object_set (stage->paced_agent, "stun-pacing-timer", 20u, NULL);
+      g_object_set (stage->paced_agent, "stun-pacing-timer",
+          stage->own_pacing, NULL);
     invoke (stage, connected_in_context, NULL, NULL);
   } else if (state == GST_WEBRTC_ICE_CONNECTION_STATE_FAILED) {
     fail_async (stage, g_error_new_literal (GST_RESOURCE_ERROR,
@@ -682,6 +684,7 @@ configure_ice (GstSessionStage * stage)
     g_object_get (ice, "agent", &agent, NULL);
     if (agent && g_object_class_find_property (G_OBJECT_GET_CLASS (agent),
             "stun-pacing-timer")) {
+      g_object_get (agent, "stun-pacing-timer", &stage->own_pacing, NULL);
       g_object_set (agent, "stun-pacing-timer", LOOPBACK_PACING_MS, NULL);
       stage->paced_agent = g_object_ref (agent);
     }
@@ -861,8 +864,6 @@ gst_session_stage_get_times (GstSessionStage * stage,
   g_mutex_unlock (&stage->lock);
 }
 
-/* Tears the session down; bounded (webrtcbin and libnice stop in well under
- * a second). No callback runs after this returns. Call on the context. */
 /* GStreamer 1.22's webrtcbin adds transport elements from its own thread
  * and syncs them with its state: one added while the pipeline goes down
  * can be left PLAYING (a nicesrc's task then runs past the element, and
@@ -907,6 +908,8 @@ bring_down_stragglers (GstSessionStage * stage)
   gst_iterator_free (it);
 }
 
+/* Tears the session down; bounded (webrtcbin and libnice stop in well under
+ * a second). No callback runs after this returns. Call on the context. */
 void
 gst_session_stage_free (GstSessionStage * stage)
 {

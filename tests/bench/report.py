@@ -470,9 +470,9 @@ def section_scale(doc, r):
             "concurrent start-ups left one or more sessions at 0 fps for "
             "the whole window: their latency settled low during the "
             "start-up rush, then rose by 60–100 ms, less than the output "
-            "then took at once; a rise of more than a frame now is, from "
-            "the second input that shows it (`tests/elements/timeline.c` "
-            "replays it on a test clock).")
+            "then took at once; a rise of more than a frame now is, once "
+            "a later input arriving at its own pace shows it too "
+            "(`tests/elements/timeline.c` replays it on a test clock).")
     doc.add()
 
 

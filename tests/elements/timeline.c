@@ -15,7 +15,6 @@
 
 #include "gstsessionoutput.h"
 
-#define FRAME (GST_SECOND / 16)
 
 typedef struct
 {
@@ -26,12 +25,13 @@ typedef struct
   GstCaps *caps;
   gboolean encoded;
   gboolean started;
+  GstClockTime frame;           /* the nominal frame duration */
   GstElement *sink;
   GArray *pts;                  /* of the output, in order */
 } Timeline;
 
 static void
-timeline_init (Timeline * t, gboolean encoded)
+timeline_init_rate (Timeline * t, gboolean encoded, gint fps)
 {
   GstPadTemplate *templ;
 
@@ -63,13 +63,23 @@ timeline_init (Timeline * t, gboolean encoded)
   gst_object_unref (sinkpad);
   fail_if (gst_element_set_state (GST_ELEMENT (t->bin), GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE);
-  gst_session_output_set_nominal_rate (t->out, 16, 1);
+  t->frame = GST_SECOND / fps;
+  gst_session_output_set_nominal_rate (t->out, fps, 1);
   gst_session_output_start (t->out, GST_CLOCK (t->clock), 0);
   t->encoded = encoded;
-  t->caps = gst_caps_from_string (encoded ? "video/x-vp8, width=16, "
-      "height=16, framerate=16/1" : "video/x-raw, format=I420, width=16, "
-      "height=16, framerate=16/1");
+  t->caps = gst_caps_new_simple (encoded ? "video/x-vp8" : "video/x-raw",
+      "width", G_TYPE_INT, 16, "height", G_TYPE_INT, 16, "framerate",
+      GST_TYPE_FRACTION, fps, 1, NULL);
+  if (!encoded)
+    gst_caps_set_simple (t->caps, "format", G_TYPE_STRING, "I420", NULL);
   t->pts = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
+}
+
+/* worldsrc's rate */
+static void
+timeline_init (Timeline * t, gboolean encoded)
+{
+  timeline_init_rate (t, encoded, 16);
 }
 
 static void
@@ -120,8 +130,8 @@ arrive (Timeline * t, guint i, GstClockTime latency)
   GstBuffer *buf = gst_buffer_new_allocate (NULL, 16 * 16 * 3 / 2, NULL);
   GstSample *sample;
 
-  GST_BUFFER_PTS (buf) = i * FRAME;
-  advance (t, i * FRAME + latency);
+  GST_BUFFER_PTS (buf) = i * t->frame;
+  advance (t, i * t->frame + latency);
   sample = gst_sample_new (buf, t->caps, NULL, NULL);
   gst_session_output_push (t->out, sample);
   gst_sample_unref (sample);
@@ -216,7 +226,7 @@ feed_one_late_frame (Timeline * t)
 
   for (i = 0; i < 48; i++)
     arrive (t, i, i == 30 ? 110 * GST_MSECOND : i == 31 ?
-        (110 * GST_MSECOND - FRAME + GST_MSECOND) : 10 * GST_MSECOND);
+        (110 * GST_MSECOND - t->frame + GST_MSECOND) : 10 * GST_MSECOND);
 }
 
 /* Every slot from the origin (the first frame's 10 ms) has one buffer. */
@@ -229,7 +239,7 @@ check_every_slot_once (Timeline * t)
   fail_unless_equals_int (t->pts->len, 48);
   for (i = 0; i < t->pts->len; i++)
     fail_unless_equals_uint64 (g_array_index (t->pts, GstClockTime, i),
-        10 * GST_MSECOND + i * FRAME);
+        10 * GST_MSECOND + i * t->frame);
 }
 
 /* One frame held up by 40 ms, then by 80 ms (more than a frame, less than
@@ -253,6 +263,34 @@ GST_START_TEST (test_jitter_keeps_every_slot)
     check_every_slot_once (&t);
     timeline_clear (&t);
   }
+}
+
+GST_END_TEST;
+
+/* directorsrc's 24 fps: a decoder stall holds frame 30 up by 90 ms and
+ * frame 31 comes right behind it, itself 48 ms late (more than a frame):
+ * two late inputs in a row, but one hold-up, not a new latency. Only
+ * frame 30 is lost (its slot repeated); every later frame keeps its
+ * slot. */
+GST_START_TEST (test_frames_queued_behind_a_stall_are_not_a_rise)
+{
+  Timeline t;
+  GstSessionOutputStats s;
+  guint i;
+
+  timeline_init_rate (&t, FALSE, 24);
+  for (i = 0; i < 72; i++)
+    arrive (&t, i, i == 30 ? 100 * GST_MSECOND : i == 31 ?
+        (100 * GST_MSECOND - t.frame + GST_MSECOND) : 10 * GST_MSECOND);
+  s = stats (&t);
+  fail_unless_equals_uint64 (s.dropped, 1);
+  fail_unless_equals_uint64 (s.repeated, 1);
+  collect_output (&t);
+  fail_unless_equals_int (t.pts->len, 72);
+  for (i = 0; i < t.pts->len; i++)
+    fail_unless_equals_uint64 (g_array_index (t.pts, GstClockTime, i),
+        10 * GST_MSECOND + i * t.frame);
+  timeline_clear (&t);
 }
 
 GST_END_TEST;
@@ -327,6 +365,7 @@ timeline_suite (void)
   tcase_add_test (tc, test_latency_rise_is_taken_not_dropped);
   tcase_add_test (tc, test_jitter_keeps_every_slot);
   tcase_add_test (tc, test_late_frame_decoded_dropped_encoded_kept);
+  tcase_add_test (tc, test_frames_queued_behind_a_stall_are_not_a_rise);
   tcase_add_test (tc, test_pause_is_filled_then_input_resumes);
   return s;
 }

@@ -709,15 +709,15 @@ teardown (SvcSession * s, SvcCloseMode mode)
     s->klass->free (s->app_data);
     s->app_data = NULL;
   }
+  if (!keep_response)
+    finish_response (s);
+  svc_service_session_changed (s->service, s);
 #ifdef __GLIBC__
   /* a session's encoders freed tens of MiB in their threads' malloc
    * arenas, which glibc keeps: give it back, so that the service's
    * resident memory says what it holds (what is in use does not grow) */
   malloc_trim (0);
 #endif
-  if (!keep_response)
-    finish_response (s);
-  svc_service_session_changed (s->service, s);
 }
 
 static gboolean

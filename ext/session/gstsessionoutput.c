@@ -406,7 +406,9 @@ filler_loop (gpointer data)
     GstClockID id;
     GstClockReturn ret;
 
-    if (!out->started || out->ended || out->clock == NULL ||
+    /* encoded output has nothing to fill with: its timestamps jump over
+     * a gap by themselves, so the filler sleeps (no wake-up per frame) */
+    if (!out->started || out->ended || out->clock == NULL || !out->raw ||
         (out->kind == GST_SESSION_OUTPUT_VIDEO &&
             !GST_CLOCK_TIME_IS_VALID (out->frame_duration))) {
       g_cond_wait (&out->cond, &out->lock);

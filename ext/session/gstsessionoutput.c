@@ -497,11 +497,19 @@ map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
   lat = GST_CLOCK_DIFF (pts, now);
   g_mutex_lock (&o->lock);
   rise = o->have_latency[k] ? lat - o->latency[k] : 0;
-  if (o->have_latency[k] && rise > latency_rise_limit (out) &&
-      rise <= LATENCY_JUMP) {
-    /* a rise under LATENCY_JUMP is taken when a later input shows it too:
-     * one late input is jitter, left alone, and so are those queued
-     * behind it (they come with it, not at their own pace) */
+  if (!o->have_latency[k] || rise > LATENCY_JUMP || -rise > LATENCY_JUMP) {
+    if (o->have_latency[k])
+      GST_DEBUG_OBJECT (out->appsrc, "latency jumped from %" GST_STIME_FORMAT
+          " to %" GST_STIME_FORMAT, GST_STIME_ARGS (o->latency[k]),
+          GST_STIME_ARGS (lat));
+    o->latency[k] = lat;
+    o->have_latency[k] = TRUE;
+    o->settle[k] = LATENCY_SETTLE;
+    o->rising[k] = 0;
+  } else if (rise > latency_rise_limit (out) && o->settle[k] == 0) {
+    /* once settled, a rise under LATENCY_JUMP is taken when a later input
+     * shows it too: one late input is jitter, left alone, and so are those
+     * queued behind it (they come with it, not at their own pace) */
     if (o->rising[k] == 0 || now < o->rise_at[k] + rise_spacing (out)) {
       if (o->rising[k]++ == 0) {
         o->rise_at[k] = now;
@@ -512,19 +520,8 @@ map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
           " to %" GST_STIME_FORMAT, GST_STIME_ARGS (o->latency[k]),
           GST_STIME_ARGS (MIN (lat, o->rise_lat[k])));
       o->latency[k] = MIN (lat, o->rise_lat[k]);
-      o->settle[k] = 0;
       o->rising[k] = 0;
     }
-  } else if (!o->have_latency[k] || rise > latency_rise_limit (out) ||
-      -rise > LATENCY_JUMP) {
-    if (o->have_latency[k])
-      GST_DEBUG_OBJECT (out->appsrc, "latency jumped from %" GST_STIME_FORMAT
-          " to %" GST_STIME_FORMAT, GST_STIME_ARGS (o->latency[k]),
-          GST_STIME_ARGS (lat));
-    o->latency[k] = lat;
-    o->have_latency[k] = TRUE;
-    o->settle[k] = LATENCY_SETTLE;
-    o->rising[k] = 0;
   } else {
     o->rising[k] = 0;
     if (o->settle[k] > 0) {

@@ -191,9 +191,9 @@ GST_END_TEST;
  * its slot (1.5 frames after it), and every one of them used to be dropped
  * while the filler repeated the last frame for ever (16 concurrent
  * sessions at start-up hit this: their latency settles low, then rises).
- * Now a rise of more than a frame is taken once a second input in a row
- * shows it: the first late frame is dropped, three slots are repeated,
- * then every input is placed. */
+ * Now a rise of more than a frame is taken once a later input, arriving
+ * at its own pace, shows it too: the first late frame is dropped, three
+ * slots are repeated, then every input is placed. */
 GST_START_TEST (test_latency_rise_is_taken_not_dropped)
 {
   Timeline t;

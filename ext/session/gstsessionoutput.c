@@ -46,8 +46,8 @@ GST_DEBUG_CATEGORY_STATIC (session_output_debug);
 #define AUDIO_FILL_MS 20
 /* input later than this is a gap (audio) */
 #define AUDIO_OVERDUE (100 * GST_MSECOND)
-/* a stream's latency falling by more than this is taken at once (rising:
- * see latency_rise_limit) */
+/* a stream's latency moving by more than this is taken at once (a smaller
+ * rise: see latency_rise_limit) */
 #define LATENCY_JUMP (100 * GST_MSECOND)
 /* inputs over which a stream's latency settles (its least delayed) */
 #define LATENCY_SETTLE 12
@@ -238,7 +238,7 @@ gst_session_output_stop (GstSessionOutput * out)
   g_mutex_lock (&out->origin->lock);
   out->origin->origin = GST_CLOCK_TIME_NONE;
   out->origin->have_latency[out->kind] = FALSE;
-  out->origin->rising[out->kind] = 0;
+  out->origin->rise_pending[out->kind] = FALSE;
   g_mutex_unlock (&out->origin->lock);
 }
 
@@ -481,9 +481,9 @@ start_timeline (GstSessionOutput * out, GstClockTime now)
  * streams are then placed at their sender timestamp plus the larger of the
  * two latencies: audio and video keep the sender's relation even when one
  * takes longer to encode or decode. A latency that jumps (a sender
- * resuming after a pause, RTCP sync moving a stream) is taken at once; a
- * rise sooner than a fall (once two inputs in a row show it), as late
- * inputs would otherwise all be dropped. */
+ * resuming after a pause, RTCP sync moving a stream) is taken at once;
+ * once settled, a smaller rise of more than a frame is taken when a later
+ * input confirms it, as late inputs would otherwise all be dropped. */
 static GstClockTime
 map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
 {
@@ -497,7 +497,7 @@ map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
   lat = GST_CLOCK_DIFF (pts, now);
   g_mutex_lock (&o->lock);
   rise = o->have_latency[k] ? lat - o->latency[k] : 0;
-  if (!o->have_latency[k] || rise > LATENCY_JUMP || -rise > LATENCY_JUMP) {
+  if (!o->have_latency[k] || ABS (rise) > LATENCY_JUMP) {
     if (o->have_latency[k])
       GST_DEBUG_OBJECT (out->appsrc, "latency jumped from %" GST_STIME_FORMAT
           " to %" GST_STIME_FORMAT, GST_STIME_ARGS (o->latency[k]),
@@ -505,25 +505,24 @@ map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
     o->latency[k] = lat;
     o->have_latency[k] = TRUE;
     o->settle[k] = LATENCY_SETTLE;
-    o->rising[k] = 0;
+    o->rise_pending[k] = FALSE;
   } else if (rise > latency_rise_limit (out) && o->settle[k] == 0) {
     /* once settled, a rise under LATENCY_JUMP is taken when a later input
      * shows it too: one late input is jitter, left alone, and so are those
      * queued behind it (they come with it, not at their own pace) */
-    if (o->rising[k] == 0 || now < o->rise_at[k] + rise_spacing (out)) {
-      if (o->rising[k]++ == 0) {
-        o->rise_at[k] = now;
-        o->rise_lat[k] = lat;
-      }
-    } else {
+    if (!o->rise_pending[k]) {
+      o->rise_pending[k] = TRUE;
+      o->rise_at[k] = now;
+      o->rise_lat[k] = lat;
+    } else if (now >= o->rise_at[k] + rise_spacing (out)) {
       GST_DEBUG_OBJECT (out->appsrc, "latency rose from %" GST_STIME_FORMAT
           " to %" GST_STIME_FORMAT, GST_STIME_ARGS (o->latency[k]),
           GST_STIME_ARGS (MIN (lat, o->rise_lat[k])));
       o->latency[k] = MIN (lat, o->rise_lat[k]);
-      o->rising[k] = 0;
+      o->rise_pending[k] = FALSE;
     }
   } else {
-    o->rising[k] = 0;
+    o->rise_pending[k] = FALSE;
     if (o->settle[k] > 0) {
       /* the first inputs may be held up (decoder start, a keyframe wait):
        * the least delayed of them sets the latency, which then stays */
@@ -714,7 +713,7 @@ gst_session_output_new_session (GstSessionOutput * out)
   g_mutex_unlock (&out->lock);
   g_mutex_lock (&out->origin->lock);
   out->origin->have_latency[out->kind] = FALSE;
-  out->origin->rising[out->kind] = 0;
+  out->origin->rise_pending[out->kind] = FALSE;
   g_mutex_unlock (&out->origin->lock);
 }
 

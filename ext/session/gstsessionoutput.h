@@ -26,8 +26,8 @@ typedef struct
   GstClockTimeDiff latency[2];  /* per kind: arrival minus sender time */
   gboolean have_latency[2];
   guint settle[2];
-  guint rising[2];              /* inputs in a row above the rise limit */
-  GstClockTime rise_at[2];      /* arrival of the first of them */
+  gboolean rise_pending[2];     /* an input rose above the rise limit: */
+  GstClockTime rise_at[2];      /* its arrival */
   GstClockTimeDiff rise_lat[2]; /* and its latency */
 } GstSessionOutputOrigin;
 

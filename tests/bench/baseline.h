@@ -18,8 +18,9 @@
 #include <gst/gst.h>
 
 G_BEGIN_DECLS
+
 /* milestones, monotonic ms (bench_now_ms ()), 0 when not reached */
-    typedef struct
+typedef struct
 {
   gdouble play;                 /* the client was created */
   gdouble offer;                /* offer created */
@@ -57,4 +58,5 @@ gchar *baseline_client_error (BaselineClient * c);
 void baseline_client_free (BaselineClient * c);
 
 G_END_DECLS
+
 #endif

@@ -58,7 +58,7 @@ service_harness_start (const gchar * first_arg, ...)
   g_ptr_array_add (argv, g_strdup ("--port=0"));
   va_start (args, first_arg);
   for (arg = first_arg; arg; arg = va_arg (args, const gchar *))
-      g_ptr_array_add (argv, g_strdup (arg));
+    g_ptr_array_add (argv, g_strdup (arg));
   va_end (args);
   g_ptr_array_add (argv, NULL);
 

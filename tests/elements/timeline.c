@@ -5,8 +5,9 @@
  * The output timeline (ext/session/gstsessionoutput.c) alone, on a test
  * clock: inputs arrive at chosen instants after their sender timestamps,
  * and the filler thread runs exactly when the clock passes its deadlines.
- * What a user sees is asserted through the output's counters: every input
- * placed (not dropped), and how many frames had to be repeated.
+ * What a user sees is asserted through the output's counters (every input
+ * placed, not dropped; how many frames had to be repeated) and the
+ * timestamps of what it pushed.
  */
 
 #include <gst/check/gstcheck.h>
@@ -14,7 +15,6 @@
 #include <gst/app/gstappsink.h>
 
 #include "gstsessionoutput.h"
-
 
 typedef struct
 {
@@ -34,7 +34,6 @@ static void
 timeline_init_rate (Timeline * t, gboolean encoded, gint fps)
 {
   GstPadTemplate *templ;
-
   GstElement *inner;
   GstPad *pad, *sinkpad;
 
@@ -124,7 +123,9 @@ advance (Timeline * t, GstClockTime at)
     gst_test_clock_set_time (t->clock, at);
 }
 
-/* Frame @i of the sender (timestamp i slots) arrives @latency after it. */
+/* Frame @i of the sender (timestamp i slots) arrives @latency after it, or
+ * now if that is past: frames come in order, a frame due before the one
+ * held up ahead of it is queued behind it. */
 static void
 arrive (Timeline * t, guint i, GstClockTime latency)
 {
@@ -155,6 +156,41 @@ collect_output (Timeline * t)
     gst_sample_unref (sample);
   }
   fail_unless (gst_app_sink_is_eos (GST_APP_SINK (t->sink)));
+}
+
+/* Frames @from to @to - 1, each @latency after its timestamp. */
+static void
+feed (Timeline * t, guint from, guint to, GstClockTime latency)
+{
+  guint i;
+
+  for (i = from; i < to; i++)
+    arrive (t, i, latency);
+}
+
+/* Frames 0 to @n - 1, 10 ms after their timestamps, but frame 30 held up
+ * @hold more (those after it queued behind it until they are due). */
+static void
+feed_held_up (Timeline * t, guint n, GstClockTime hold)
+{
+  guint i;
+
+  for (i = 0; i < n; i++)
+    arrive (t, i, 10 * GST_MSECOND + (i == 30 ? hold : 0));
+}
+
+/* The output holds @n buffers, one per slot from the origin (the first
+ * frame's 10 ms). */
+static void
+check_every_slot_once (Timeline * t, guint n)
+{
+  guint i;
+
+  collect_output (t);
+  fail_unless_equals_int (t->pts->len, n);
+  for (i = 0; i < t->pts->len; i++)
+    fail_unless_equals_uint64 (g_array_index (t->pts, GstClockTime, i),
+        10 * GST_MSECOND + i * t->frame);
 }
 
 static GstSessionOutputStats
@@ -198,13 +234,10 @@ GST_START_TEST (test_latency_rise_is_taken_not_dropped)
 {
   Timeline t;
   GstSessionOutputStats s;
-  guint i;
 
   timeline_init (&t, FALSE);
-  for (i = 0; i < 32; i++)
-    arrive (&t, i, 10 * GST_MSECOND);
-  for (; i < 96; i++)
-    arrive (&t, i, 105 * GST_MSECOND);
+  feed (&t, 0, 32, 10 * GST_MSECOND);
+  feed (&t, 32, 96, 105 * GST_MSECOND);
   s = stats (&t);
   fail_unless_equals_uint64 (s.in, 96);
   fail_unless (s.dropped <= 1, "%" G_GUINT64_FORMAT " inputs dropped",
@@ -217,51 +250,24 @@ GST_START_TEST (test_latency_rise_is_taken_not_dropped)
 
 GST_END_TEST;
 
-/* Frames 10 ms after their timestamps, but frame 30 held up by 100 ms
- * more (and frame 31 behind it): frame 30 comes after the filler passed
- * its slot. */
-static void
-feed_one_late_frame (Timeline * t)
-{
-  guint i;
-
-  for (i = 0; i < 48; i++)
-    arrive (t, i, i == 30 ? 110 * GST_MSECOND : i == 31 ?
-        (110 * GST_MSECOND - t->frame + GST_MSECOND) : 10 * GST_MSECOND);
-}
-
-/* Every slot from the origin (the first frame's 10 ms) has one buffer. */
-static void
-check_every_slot_once (Timeline * t)
-{
-  guint i;
-
-  collect_output (t);
-  fail_unless_equals_int (t->pts->len, 48);
-  for (i = 0; i < t->pts->len; i++)
-    fail_unless_equals_uint64 (g_array_index (t->pts, GstClockTime, i),
-        10 * GST_MSECOND + i * t->frame);
-}
-
 /* One frame held up by 40 ms, then by 80 ms (more than a frame, less than
  * its 1.5-frame wait): jitter, not a new latency. The frame keeps its slot
  * and the frames after it keep theirs. */
 GST_START_TEST (test_jitter_keeps_every_slot)
 {
   static const guint extra_ms[] = { 40, 80 };
-  guint k, i;
+  guint k;
 
   for (k = 0; k < G_N_ELEMENTS (extra_ms); k++) {
     Timeline t;
     GstSessionOutputStats s;
 
     timeline_init (&t, FALSE);
-    for (i = 0; i < 48; i++)
-      arrive (&t, i, (10 + (i == 30 ? extra_ms[k] : 0)) * GST_MSECOND);
+    feed_held_up (&t, 48, extra_ms[k] * GST_MSECOND);
     s = stats (&t);
     fail_unless_equals_uint64 (s.dropped, 0);
     fail_unless_equals_uint64 (s.repeated, 0);
-    check_every_slot_once (&t);
+    check_every_slot_once (&t, 48);
     timeline_clear (&t);
   }
 }
@@ -277,20 +283,13 @@ GST_START_TEST (test_frames_queued_behind_a_stall_are_not_a_rise)
 {
   Timeline t;
   GstSessionOutputStats s;
-  guint i;
 
   timeline_init_rate (&t, FALSE, 24);
-  for (i = 0; i < 72; i++)
-    arrive (&t, i, i == 30 ? 100 * GST_MSECOND : i == 31 ?
-        (100 * GST_MSECOND - t.frame + GST_MSECOND) : 10 * GST_MSECOND);
+  feed_held_up (&t, 72, 90 * GST_MSECOND);
   s = stats (&t);
   fail_unless_equals_uint64 (s.dropped, 1);
   fail_unless_equals_uint64 (s.repeated, 1);
-  collect_output (&t);
-  fail_unless_equals_int (t.pts->len, 72);
-  for (i = 0; i < t.pts->len; i++)
-    fail_unless_equals_uint64 (g_array_index (t.pts, GstClockTime, i),
-        10 * GST_MSECOND + i * t.frame);
+  check_every_slot_once (&t, 72);
   timeline_clear (&t);
 }
 
@@ -314,7 +313,8 @@ GST_START_TEST (test_late_frame_decoded_dropped_encoded_kept)
     GstSessionOutputStats s;
 
     timeline_init (&t, cases[k].encoded);
-    feed_one_late_frame (&t);
+    /* frame 30 100 ms late: after the filler passed its slot */
+    feed_held_up (&t, 48, 100 * GST_MSECOND);
     /* encoded: no filler waits on the clock (no wake-up per frame) */
     if (cases[k].encoded)
       fail_if (gst_test_clock_peek_next_pending_id (t.clock, NULL));
@@ -323,7 +323,7 @@ GST_START_TEST (test_late_frame_decoded_dropped_encoded_kept)
     fail_unless_equals_uint64 (s.dropped, cases[k].dropped);
     fail_unless_equals_uint64 (s.repeated, cases[k].repeated);
     fail_unless_equals_uint64 (s.out, 48);
-    check_every_slot_once (&t);
+    check_every_slot_once (&t, 48);
     timeline_clear (&t);
   }
 }
@@ -337,13 +337,10 @@ GST_START_TEST (test_pause_is_filled_then_input_resumes)
 {
   Timeline t;
   GstSessionOutputStats s;
-  guint i;
 
   timeline_init (&t, FALSE);
-  for (i = 0; i < 32; i++)
-    arrive (&t, i, 10 * GST_MSECOND);
-  for (i = 48; i < 80; i++)
-    arrive (&t, i, 10 * GST_MSECOND);
+  feed (&t, 0, 32, 10 * GST_MSECOND);
+  feed (&t, 48, 80, 10 * GST_MSECOND);
   s = stats (&t);
   fail_unless_equals_uint64 (s.in, 64);
   fail_unless_equals_uint64 (s.dropped, 0);

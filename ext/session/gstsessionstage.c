@@ -33,6 +33,8 @@
 #include <gst/sdp/sdp.h>
 #include <gst/video/video.h>
 
+#include <gst/session/elementcheck.h>
+
 #include "gstsessionstage.h"
 
 GST_DEBUG_CATEGORY_STATIC (session_stage_debug);
@@ -193,45 +195,36 @@ fail_async (GstSessionStage * stage, GError * error)
 gboolean
 gst_session_stage_check_plugins (gboolean audio, GError ** error)
 {
-  static const gchar *needed[] = {
-    "webrtcbin", "nicesrc", "nicesink", "dtlssrtpdec", "dtlssrtpenc",
-    "srtpdec", "srtpenc", "sctpdec", "sctpenc", "rtpbin", "appsink",
-    "rtpvp8depay", "vp8dec", "rtph264depay", "h264parse",
+  /* every element a stage may create, with its Debian package */
+  static const GstSessionElementNeed needed[] = {
+    {"webrtcbin", "gstreamer1.0-plugins-bad"},
+    {"nicesrc", "gstreamer1.0-nice"},
+    {"nicesink", "gstreamer1.0-nice"},
+    {"dtlssrtpdec", "gstreamer1.0-plugins-bad"},
+    {"dtlssrtpenc", "gstreamer1.0-plugins-bad"},
+    {"srtpdec", "gstreamer1.0-plugins-bad"},
+    {"srtpenc", "gstreamer1.0-plugins-bad"},
+    {"sctpdec", "gstreamer1.0-plugins-bad"},
+    {"sctpenc", "gstreamer1.0-plugins-bad"},
+    {"rtpbin", "gstreamer1.0-plugins-good"},
+    {"appsink", "gstreamer1.0-plugins-base"},
+    {"rtpvp8depay", "gstreamer1.0-plugins-good"},
+    {"vp8dec", "gstreamer1.0-plugins-good"},
+    {"rtph264depay", "gstreamer1.0-plugins-good"},
+    {"h264parse", "gstreamer1.0-plugins-bad"},
+    {"avdec_h264", "gstreamer1.0-libav"},
+    /* audio from here */
+    {"rtpopusdepay", "gstreamer1.0-plugins-good"},
+    {"opusdec", "gstreamer1.0-plugins-base"},
+    {"opusparse", "gstreamer1.0-plugins-bad"},
+    {"audioconvert", "gstreamer1.0-plugins-base"},
+    {"audioresample", "gstreamer1.0-plugins-base"},
   };
-  static const gchar *needed_audio[] = {
-    "rtpopusdepay", "opusdec", "opusparse", "audioconvert", "audioresample",
-  };
-  GString *missing = g_string_new (NULL);
-  guint i;
+  guint n = G_N_ELEMENTS (needed);
 
-  for (i = 0; i < G_N_ELEMENTS (needed); i++) {
-    GstElementFactory *f = gst_element_factory_find (needed[i]);
-
-    if (f)
-      gst_object_unref (f);
-    else
-      g_string_append_printf (missing, "%s%s", missing->len ? ", " : "",
-          needed[i]);
-  }
-  for (i = 0; audio && i < G_N_ELEMENTS (needed_audio); i++) {
-    GstElementFactory *f = gst_element_factory_find (needed_audio[i]);
-
-    if (f)
-      gst_object_unref (f);
-    else
-      g_string_append_printf (missing, "%s%s", missing->len ? ", " : "",
-          needed_audio[i]);
-  }
-  if (missing->len) {
-    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_MISSING_PLUGIN,
-        "Missing GStreamer elements: %s (Debian: gstreamer1.0-plugins-bad, "
-        "gstreamer1.0-plugins-good, gstreamer1.0-nice, "
-        "gstreamer1.0-plugins-base)", missing->str);
-    g_string_free (missing, TRUE);
-    return FALSE;
-  }
-  g_string_free (missing, TRUE);
-  return TRUE;
+  if (!audio)
+    n -= 5;                     /* the five audio elements at the end */
+  return gst_session_check_elements (needed, n, error);
 }
 
 /* ---- debug ---- */

@@ -13,6 +13,7 @@
 
 #include "service.h"
 #include "faults.h"
+#include "media.h"
 
 GST_DEBUG_CATEGORY (svc_debug);
 
@@ -218,6 +219,14 @@ main (int argc, char **argv)
   if (!config.blocked_words) {
     config.blocked_words = g_new0 (gchar *, 2);
     config.blocked_words[0] = g_strdup ("forbidden");
+  }
+
+  /* a missing plugin is the machine's fault, not a session's: say which
+   * package to install and stop, before listening */
+  if (!svc_media_check_elements (&error)) {
+    g_printerr ("gst-session-service: %s\n", error->message);
+    g_clear_error (&error);
+    return 2;
   }
 
   app.service = svc_service_new (&config, fault_rules, &error);

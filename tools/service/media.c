@@ -100,6 +100,35 @@ payloader_description (SvcCodec codec)
   return "rtpvp8pay picture-id-mode=15-bit mtu=1200";
 }
 
+/* Every element a session of the service may create (media.c and
+ * peer.c), with the Debian package that provides it: checked once at start
+ * so that a missing plugin ends the service at once, not each session. */
+static const GstSessionElementNeed needed_elements[] = {
+  {"webrtcbin", "gstreamer1.0-plugins-bad"},
+  {"nicesrc", "gstreamer1.0-nice"},
+  {"nicesink", "gstreamer1.0-nice"},
+  {"dtlssrtpenc", "gstreamer1.0-plugins-bad"},
+  {"srtpenc", "gstreamer1.0-plugins-bad"},
+  {"sctpenc", "gstreamer1.0-plugins-bad"},
+  {"rtpbin", "gstreamer1.0-plugins-good"},
+  {"appsrc", "gstreamer1.0-plugins-base"},
+  {"appsink", "gstreamer1.0-plugins-base"},
+  {"textoverlay", "gstreamer1.0-x"},
+  {"vp8enc", "gstreamer1.0-plugins-good"},
+  {"rtpvp8pay", "gstreamer1.0-plugins-good"},
+  {"x264enc", "gstreamer1.0-plugins-ugly"},
+  {"rtph264pay", "gstreamer1.0-plugins-good"},
+  {"opusenc", "gstreamer1.0-plugins-base"},
+  {"rtpopuspay", "gstreamer1.0-plugins-good"},
+};
+
+gboolean
+svc_media_check_elements (GError ** error)
+{
+  return gst_session_check_elements (needed_elements,
+      G_N_ELEMENTS (needed_elements), error);
+}
+
 static GstCaps *
 raw_video_caps (gint width, gint height, gint fps)
 {

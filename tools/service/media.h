@@ -10,10 +10,8 @@
 #include "service.h"
 
 G_BEGIN_DECLS
-
 #define SVC_AUDIO_RATE 48000
 #define SVC_AUDIO_BLOCK 960     /* 20 ms */
-
 typedef struct _SvcMedia SvcMedia;
 
 /* Called on the streaming threads of the session's pipeline, never on
@@ -48,6 +46,7 @@ typedef struct
 
 SvcMedia *svc_media_new (GstBin * pipeline, const SvcMediaSettings * settings,
     const SvcMediaCallbacks * callbacks, gpointer user_data, GError ** error);
+gboolean svc_media_check_elements (GError ** error);
 GstPad *svc_media_get_video_pad (SvcMedia * media);
 GstPad *svc_media_get_audio_pad (SvcMedia * media);
 void svc_media_start (SvcMedia * media);
@@ -61,5 +60,4 @@ guint64 svc_media_frame_at (SvcMedia * media, GstClockTime time);
 void svc_media_free (SvcMedia * media);
 
 G_END_DECLS
-
 #endif /* __SVC_MEDIA_H__ */

@@ -10,8 +10,10 @@
 #include "service.h"
 
 G_BEGIN_DECLS
+
 #define SVC_AUDIO_RATE 48000
 #define SVC_AUDIO_BLOCK 960     /* 20 ms */
+
 typedef struct _SvcMedia SvcMedia;
 
 /* Called on the streaming threads of the session's pipeline, never on
@@ -60,4 +62,5 @@ guint64 svc_media_frame_at (SvcMedia * media, GstClockTime time);
 void svc_media_free (SvcMedia * media);
 
 G_END_DECLS
+
 #endif /* __SVC_MEDIA_H__ */

@@ -144,6 +144,13 @@ typedef struct
   GstSessionControlScript *script;      /* loaded at NULL->READY */
   guint script_next;
   GSource *script_source;
+  gchar *last_start_error;      /* why the last start attempt failed */
+  GstStructure *last_start_details;
+  gboolean error_posted;        /* this run already ended with an ERROR */
+
+  /* object lock: refusals made while in NULL, before there is a bus to
+   * tell (gst-launch sets properties first): control -> "Refused ..." */
+  GHashTable *early_refusals;
 } GstSessionSrcPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstSessionSrc, gst_session_src,
@@ -172,6 +179,13 @@ context_thread (gpointer data)
   return NULL;
 }
 
+static gboolean
+quit_loop (gpointer loop)
+{
+  g_main_loop_quit (loop);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 start_context (GstSessionSrc * self)
 {
@@ -191,7 +205,17 @@ stop_context (GstSessionSrc * self)
 
   if (priv->thread == NULL)
     return;
-  g_main_loop_quit (priv->loop);
+  /* quit from inside the loop: a g_main_loop_quit() that came before the
+   * thread reached g_main_loop_run() would be forgotten, and the join would
+   * wait for ever (NULL->READY->NULL in a row) */
+  {
+    GSource *quit = g_idle_source_new ();
+
+    g_source_set_priority (quit, G_PRIORITY_HIGH);
+    g_source_set_callback (quit, quit_loop, priv->loop, NULL);
+    g_source_attach (quit, priv->context);
+    g_source_unref (quit);
+  }
   g_thread_join (priv->thread);
   priv->thread = NULL;
   /* run what was left (sources holding references) before freeing, as
@@ -434,6 +458,16 @@ void
 gst_session_src_refuse (GstSessionSrc * src, const gchar * what,
     const GError * error)
 {
+  GstSessionSrcPrivate *priv = PRIV (src);
+
+  /* in NULL the element usually has no bus yet and the warning would be
+   * lost: NULL->READY fails with it instead */
+  GST_OBJECT_LOCK (src);
+  if (GST_STATE (src) == GST_STATE_NULL &&
+      GST_STATE_NEXT (src) <= GST_STATE_NULL)
+    g_hash_table_replace (priv->early_refusals, g_strdup (what),
+        g_strdup_printf ("Refused %s: %s", what, error->message));
+  GST_OBJECT_UNLOCK (src);
   GST_ELEMENT_WARNING_WITH_DETAILS (src, LIBRARY, SETTINGS,
       ("Refused %s: %s", what, error->message),
       ("nothing was sent; the session goes on"),
@@ -462,6 +496,11 @@ gst_session_src_end_control (GstSessionSrc * src, const gchar * what,
   if (!ok) {
     gst_session_src_refuse (src, what, error);
     g_clear_error (&error);
+  } else {
+    /* a value accepted after a refused one replaces it */
+    GST_OBJECT_LOCK (src);
+    g_hash_table_remove (PRIV (src)->early_refusals, what);
+    GST_OBJECT_UNLOCK (src);
   }
   return ok;
 }
@@ -575,6 +614,44 @@ teardown_session (GstSessionSrc * self)
   }
 }
 
+/* The stream ends before any session delivered a frame (every start
+ * failed, or a stop or EOS came first): an empty recording is a failure,
+ * so an ERROR (gst-launch exits non-zero) that carries the last start
+ * error, not a clean EOS alone. */
+static void
+post_nothing_delivered (GstSessionSrc * self)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+  GstStructure *details;
+  GError *err;
+  gchar *debug;
+
+  if (priv->last_start_error) {
+    err = g_error_new (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_OPEN_READ,
+        "The stream ended before any frame arrived: the last session start "
+        "failed (%s)", priv->last_start_error);
+    details = priv->last_start_details ?
+        gst_structure_copy (priv->last_start_details) :
+        gst_structure_new_empty ("details");
+  } else {
+    err = g_error_new (GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
+        "The stream ended before any frame arrived (%u session%s started)",
+        priv->sessions, priv->sessions == 1 ? "" : "s");
+    details = gst_structure_new_empty ("details");
+  }
+  gst_structure_set (details, "frames", G_TYPE_UINT64, (guint64) 0, NULL);
+  debug = g_strdup_printf ("%u failed start attempt%s, %u session%s, no "
+      "frame output", priv->attempt, priv->attempt == 1 ? "" : "s",
+      priv->sessions, priv->sessions == 1 ? "" : "s");
+  GST_WARNING_OBJECT (self, "%s", err->message);
+  priv->error_posted = TRUE;
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_error_with_details (GST_OBJECT (self), err, debug,
+          details));
+  g_free (debug);
+  g_error_free (err);
+}
+
 /* The stream really ends: EOS on every pad (muxers finalise), the session
  * is closed. */
 static void
@@ -590,20 +667,19 @@ end_stream (GstSessionSrc * self)
   clear_source (&priv->watchdog_source);
   clear_source (&priv->script_source);
   teardown_session (self);
+  if (!priv->error_posted && !outputs_started (self))
+    post_nothing_delivered (self);
   outputs_end (self);
 }
 
 /* A start failed for good, or a session was lost with no renewal: before
  * any output, an error; after, a warning and EOS, so that what was
  * recorded is finalised. */
-static void
-give_up (GstSessionSrc * self, const gchar * what, const GError * error,
-    const GstSessionHttpError * http)
+static GstStructure *
+error_details (const gchar * what, const GstSessionHttpError * http)
 {
   GstStructure *details = gst_structure_new ("details",
       "reason", G_TYPE_STRING, what, NULL);
-  GstMessage *msg;
-  gchar *text;
 
   if (http) {
     GstSessionHttpErrorItem *item = http->items && http->items->len ?
@@ -615,6 +691,17 @@ give_up (GstSessionSrc * self, const gchar * what, const GError * error,
     if (item && item->loc)
       gst_structure_set (details, "loc", G_TYPE_STRING, item->loc, NULL);
   }
+  return details;
+}
+
+static void
+give_up (GstSessionSrc * self, const gchar * what, const GError * error,
+    const GstSessionHttpError * http)
+{
+  GstStructure *details = error_details (what, http);
+  GstMessage *msg;
+  gchar *text;
+
   text = g_strdup_printf ("%s: %s", what, error->message);
   if (outputs_started (self)) {
     msg = gst_message_new_warning_with_details (GST_OBJECT (self),
@@ -622,6 +709,7 @@ give_up (GstSessionSrc * self, const gchar * what, const GError * error,
   } else {
     msg = gst_message_new_error_with_details (GST_OBJECT (self),
         (GError *) error, text, details);
+    PRIV (self)->error_posted = TRUE;
   }
   GST_WARNING_OBJECT (self, "%s", text);
   g_free (text);
@@ -657,6 +745,11 @@ start_failed (GstSessionSrc * self, const GError * error,
   teardown_session (self);
   priv->attempt++;
   priv->policy.max_attempts = max_retries + 1;
+  g_free (priv->last_start_error);
+  priv->last_start_error = g_strdup (error->message);
+  if (priv->last_start_details)
+    gst_structure_free (priv->last_start_details);
+  priv->last_start_details = error_details ("Could not start a session", http);
   if (http) {
     decision = gst_session_http_error_retry_decision (http, &priv->policy,
         priv->attempt);
@@ -1314,6 +1407,42 @@ load_script (GstSessionSrc * self)
 
 /* ---- state ---- */
 
+/* A value refused before the element had a bus fails NULL->READY, with the
+ * text the warning had: a refused prompt never starts a default world in
+ * silence. */
+static gboolean
+check_early_refusals (GstSessionSrc * self)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+  GList *keys, *l;
+  GString *text = g_string_new (NULL);
+  gchar *first = NULL;
+
+  GST_OBJECT_LOCK (self);
+  keys = g_list_sort (g_hash_table_get_keys (priv->early_refusals),
+      (GCompareFunc) g_strcmp0);
+  for (l = keys; l; l = l->next) {
+    g_string_append_printf (text, "%s%s", text->len ? "; " : "",
+        (const gchar *) g_hash_table_lookup (priv->early_refusals, l->data));
+    if (first == NULL)
+      first = g_strdup (l->data);
+  }
+  g_list_free (keys);
+  GST_OBJECT_UNLOCK (self);
+
+  if (text->len == 0) {
+    g_string_free (text, TRUE);
+    return TRUE;
+  }
+  GST_ELEMENT_ERROR_WITH_DETAILS (self, LIBRARY, SETTINGS, ("%s", text->str),
+      ("a value set before the element started was refused; nothing was "
+          "sent; set a valid value to clear it"), ("refused", G_TYPE_STRING,
+          first, NULL));
+  g_free (first);
+  g_string_free (text, TRUE);
+  return FALSE;
+}
+
 static GstStateChangeReturn
 gst_session_src_change_state (GstElement * element, GstStateChange transition)
 {
@@ -1333,7 +1462,7 @@ gst_session_src_change_state (GstElement * element, GstStateChange transition)
         g_error_free (err);
         return GST_STATE_CHANGE_FAILURE;
       }
-      if (!load_script (self))
+      if (!check_early_refusals (self) || !load_script (self))
         return GST_STATE_CHANGE_FAILURE;
       start_context (self);
       break;
@@ -1350,6 +1479,9 @@ gst_session_src_change_state (GstElement * element, GstStateChange transition)
     }
       priv->ended = FALSE;
       priv->stopping = FALSE;
+      priv->error_posted = FALSE;
+      g_clear_pointer (&priv->last_start_error, g_free);
+      g_clear_pointer (&priv->last_start_details, gst_structure_free);
       priv->sessions = 0;
       priv->script_next = 0;
       break;
@@ -1540,6 +1672,9 @@ gst_session_src_finalize (GObject * object)
   g_free (priv->channel_label);
   g_free (priv->session_id);
   g_free (priv->control_script);
+  g_free (priv->last_start_error);
+  g_clear_pointer (&priv->last_start_details, gst_structure_free);
+  g_hash_table_unref (priv->early_refusals);
   g_clear_pointer (&priv->script, gst_session_control_script_unref);
   g_queue_clear_full (&priv->outbox,
       (GDestroyNotify) gst_session_control_event_free);
@@ -1592,6 +1727,8 @@ gst_session_src_init (GstSessionSrc * self)
   priv->media_timeout = DEFAULT_MEDIA_TIMEOUT;
   priv->stop_timeout = DEFAULT_STOP_TIMEOUT;
   g_mutex_init (&priv->ctrl_lock);
+  priv->early_refusals = g_hash_table_new_full (g_str_hash, g_str_equal,
+      g_free, g_free);
   g_mutex_init (&priv->sync_lock);
   g_cond_init (&priv->sync_cond);
   g_mutex_init (&priv->origin.lock);

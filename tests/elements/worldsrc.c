@@ -549,6 +549,93 @@ GST_START_TEST (test_422_is_an_element_error)
 
 GST_END_TEST;
 
+/* every start is refused and the stream is stopped before any frame: an
+ * ERROR that carries the last refusal (gst-launch exits non-zero), not a
+ * clean EOS that would leave an empty recording looking like a success */
+GST_START_TEST (test_nothing_delivered_is_an_error)
+{
+  ServiceHarness *svc =
+      service_harness_start ("--fault-refuse=runner_server_error", NULL);
+  GstElement *pipeline = world_pipeline (svc, "max-retries=20");
+  BusLog *log = bus_log_new (pipeline);
+  Frames *f = frames_attach (pipeline);
+  GstMessage *msg;
+  GError *err = NULL;
+  const GstStructure *details = NULL;
+  guint status = 0;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  /* a retry is pending: the stop comes between two attempts */
+  msg = bus_log_wait (log, GST_MESSAGE_WARNING, NULL, 1, WAIT);
+  fail_unless (msg != NULL, "no warning for the refused start");
+  gst_message_unref (msg);
+  fail_unless (gst_element_send_event (pipeline, gst_event_new_eos ()));
+  msg = bus_log_wait (log, GST_MESSAGE_ERROR, NULL, 1, WAIT);
+  fail_unless (msg != NULL, "a stream with no frame ended without an error");
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (strstr (err->message, "before any frame") != NULL, "%s",
+      err->message);
+  fail_unless (strstr (err->message, "runner_server_error") != NULL, "%s",
+      err->message);
+  gst_message_parse_error_details (msg, &details);
+  fail_unless (details != NULL);
+  fail_unless (gst_structure_get_uint (details, "status", &status));
+  fail_unless_equals_int (status, 500);
+  fail_unless_equals_string (gst_structure_get_string (details,
+          "error-type"), "runner_server_error");
+  g_error_free (err);
+  gst_message_unref (msg);
+  /* the pads still end, so a muxer can finalise what it has */
+  fail_unless (frames_wait_eos (f, WAIT), "no EOS after the error");
+  fail_unless_equals_int (f->pts->len, 0);
+  stop_pipeline (pipeline);
+  bus_log_free (log);
+  frames_free (f);
+  service_harness_stop (svc);
+}
+
+GST_END_TEST;
+
+/* a value refused while the element is in NULL (no bus yet: gst-launch
+ * sets properties first) fails NULL->READY naming the field and the rule;
+ * a valid value clears it */
+GST_START_TEST (test_refusal_before_ready_fails)
+{
+  GstElement *pipeline = gst_pipeline_new (NULL);
+  GstElement *src = gst_element_factory_make ("worldsrc", NULL);
+  GstElement *sink = gst_element_factory_make ("fakesink", NULL);
+  gchar *prompt = g_strnfill (2001, 'a');
+  BusLog *log;
+  GstMessage *msg;
+  GError *err = NULL;
+
+  g_object_set (src, "url", "http://127.0.0.1:9/world/start-session",
+      "prompt", prompt, NULL);
+  gst_bin_add_many (GST_BIN (pipeline), src, sink, NULL);
+  fail_unless (gst_element_link (src, sink));
+  log = bus_log_new (pipeline);
+  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_READY),
+      GST_STATE_CHANGE_FAILURE);
+  msg = bus_log_wait (log, GST_MESSAGE_ERROR, NULL, 1, 0);
+  fail_unless (msg != NULL, "no error for the refused prompt");
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (strstr (err->message, "/prompt") != NULL, "%s", err->message);
+  fail_unless (strstr (err->message, "2000") != NULL, "%s", err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+
+  g_object_set (src, "prompt", "a quiet harbour", NULL);
+  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  g_free (prompt);
+  bus_log_free (log);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
 /* the peer goes away silently: EOS and a warning, the file is playable */
 GST_START_TEST (test_peer_dropped_gives_eos)
 {
@@ -909,6 +996,8 @@ worldsrc_suite (void)
   tcase_add_test (tc, test_h264_to_mp4_without_reencoding);
   tcase_add_test (tc, test_transient_refusal_retried);
   tcase_add_test (tc, test_422_is_an_element_error);
+  tcase_add_test (tc, test_nothing_delivered_is_an_error);
+  tcase_add_test (tc, test_refusal_before_ready_fails);
   tcase_add_test (tc, test_peer_dropped_gives_eos);
   tcase_add_test (tc, test_eos_sends_stop);
   tcase_add_test (tc, test_control_script);

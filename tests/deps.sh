@@ -1,5 +1,7 @@
-# Debian 12 packages gst-session needs to build, test and run its pipelines.
-# Sourced by tests/run and the pipelines/ scripts.
+# Debian 12 packages gst-session needs to build, test and run its pipelines
+# and the docs' examples. Sourced by tests/run and the pipelines/ scripts.
+# The deps suite (tests/deps/check) fails when the code uses a GStreamer
+# element, a command or a file whose package is not here.
 GST_SESSION_PACKAGES="
   meson ninja-build pkg-config gcc indent python3
   libglib2.0-dev libjson-glib-dev libsoup-3.0-dev
@@ -9,6 +11,7 @@ GST_SESSION_PACKAGES="
   gobject-introspection libgirepository1.0-dev gir1.2-gstreamer-1.0 python3-gi
   nettle-dev libsqlite3-dev ffmpeg clang libclang-rt-14-dev llvm-14 valgrind
   nginx libnginx-mod-rtmp gstreamer1.0-plugins-base-apps gstreamer1.0-x
+  git openssl curl jq sqlite3 debootstrap
 "
 
 # Installs whatever of GST_SESSION_PACKAGES is missing (only as root, only

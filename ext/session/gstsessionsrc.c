@@ -635,14 +635,13 @@ post_nothing_delivered (GstSessionSrc * self)
         gst_structure_new_empty ("details");
   } else {
     err = g_error_new (GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
-        "The stream ended before any frame arrived (%u session%s started)",
+        "The stream ended before any frame arrived (%u session start%s)",
         priv->sessions, priv->sessions == 1 ? "" : "s");
     details = gst_structure_new_empty ("details");
   }
   gst_structure_set (details, "frames", G_TYPE_UINT64, (guint64) 0, NULL);
-  debug = g_strdup_printf ("%u failed start attempt%s, %u session%s, no "
-      "frame output", priv->attempt, priv->attempt == 1 ? "" : "s",
-      priv->sessions, priv->sessions == 1 ? "" : "s");
+  debug = g_strdup_printf ("%u failed start attempt%s, no frame output",
+      priv->attempt, priv->attempt == 1 ? "" : "s");
   GST_WARNING_OBJECT (self, "%s", err->message);
   priv->error_posted = TRUE;
   gst_element_post_message (GST_ELEMENT (self),

@@ -312,6 +312,7 @@ svc_session_respond_error (SvcSession * s, guint status, const gchar * type,
     g_object_unref (b);
     return;
   }
+  GST_INFO ("session %s: refused with %u %s: %s", s->id, status, type, detail);
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "detail");
   json_builder_add_string_value (b, detail);

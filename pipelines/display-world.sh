@@ -6,8 +6,10 @@
 set -u
 . "$(dirname "$0")/common.sh"
 start_service
-gst-launch-1.0 -e \
+launch -e \
   worldsrc url="$SERVICE_URL/world/start-session" \
       prompt="a floating market at sunset" \
       control-script="$TOP/pipelines/steer-world.txt" \
   ! videoconvert ! autovideosink
+rc=$?
+[ $rc -eq 0 ] || launch_failed $rc

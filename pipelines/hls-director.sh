@@ -49,7 +49,7 @@ steer_until "$TOP/pipelines/steer-director.txt" "$duration" >"$script"
 # no scene-cut keyframes, no keyframe requests from hlssink2); the playlist
 # keeps every segment (playlist-length=0) and gets #EXT-X-ENDLIST at the
 # end of the stream
-gst-launch-1.0 -e \
+launch -e \
   directorsrc name=d url="$SERVICE_URL/director/start-session" \
       prompt="a night market in the rain, lanterns swaying" \
       control-script="$script" \
@@ -64,6 +64,9 @@ gst-launch-1.0 -e \
       location="$dir/segment%05d.ts" playlist-location="$dir/playlist.m3u8"
 rc=$?
 rm -f "$script"
-[ $rc -eq 0 ] || { echo "HLS failed" >&2; exit $rc; }
-echo "$(ls "$dir"/segment*.ts 2>/dev/null | wc -l) segments in $dir" >&2
+[ $rc -eq 0 ] || launch_failed $rc
+grep -q "^#EXT-X-ENDLIST" "$dir/playlist.m3u8" 2>/dev/null \
+  || fail "$dir/playlist.m3u8 is missing or has no end (#EXT-X-ENDLIST)"
+check_media "$dir/playlist.m3u8" "$duration" 1360 768 24 audio
+echo "$(ls "$dir"/segment*.ts | wc -l) segments in $dir: $MEDIA_SUMMARY" >&2
 echo "$dir/playlist.m3u8"

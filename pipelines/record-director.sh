@@ -42,7 +42,8 @@ gst-inspect-1.0 avenc_aac >/dev/null 2>&1 || aacenc=voaacenc
 script=$(mktemp --suffix=.txt)
 steer_until "$TOP/pipelines/steer-director.txt" "$duration" >"$script"
 
-gst-launch-1.0 -e \
+rm -f "$out"
+launch -e \
   directorsrc name=d url="$SERVICE_URL/director/start-session" \
       prompt="a harbour at dawn, fishing boats leaving" control-script="$script" \
   d.video ! queue ! videoconvert \
@@ -52,7 +53,8 @@ gst-launch-1.0 -e \
       ! queue ! mux.
 rc=$?
 rm -f "$script"
-[ $rc -eq 0 ] || { echo "recording failed" >&2; exit $rc; }
-command -v gst-discoverer-1.0 >/dev/null &&
-  gst-discoverer-1.0 "$out" 2>/dev/null | grep -E "Duration|video|audio" >&2
+[ $rc -eq 0 ] || launch_failed $rc
+# the service's default size (768p, 16:9) at 24 fps, with sound
+check_media "$out" "$duration" 1360 768 24 audio
+echo "recorded $MEDIA_SUMMARY" >&2
 echo "$out"

@@ -11,11 +11,14 @@ start_service
 script=$(mktemp --suffix=.txt)
 cat "$TOP/pipelines/steer-world.txt" >"$script"
 echo "10.5 stop" >>"$script"
-gst-launch-1.0 -e \
+rm -f "$out"
+launch -e \
   worldsrc url="$SERVICE_URL/world/start-session" \
       decode=false prompt="a lighthouse on a cliff" control-script="$script" \
   ! webmmux ! filesink location="$out"
 rc=$?
 rm -f "$script"
-[ $rc -eq 0 ] || { echo "recording failed" >&2; exit $rc; }
+[ $rc -eq 0 ] || launch_failed $rc
+check_media "$out" 10.5 1280 704 16
+echo "recorded $MEDIA_SUMMARY" >&2
 echo "$out"

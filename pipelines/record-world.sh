@@ -18,14 +18,16 @@ script=$(mktemp --suffix=.txt)
 cat "$TOP/pipelines/steer-world.txt" >"$script"
 echo "10.5 stop" >>"$script"
 
-gst-launch-1.0 -e \
+rm -f "$out"
+launch -e \
   worldsrc url="$SERVICE_URL/world/start-session" \
       prompt="a misty pine forest at dawn" control-script="$script" \
   ! videoconvert ! x264enc tune=zerolatency speed-preset=veryfast \
   ! mp4mux ! filesink location="$out"
 rc=$?
 rm -f "$script"
-[ $rc -eq 0 ] || { echo "recording failed" >&2; exit $rc; }
-command -v gst-discoverer-1.0 >/dev/null &&
-  gst-discoverer-1.0 "$out" 2>/dev/null | grep -E "Duration|video" >&2
+[ $rc -eq 0 ] || launch_failed $rc
+# what was made: the world's size and rate, at least 80 % of the 10.5 s
+check_media "$out" 10.5 1280 704 16
+echo "recorded $MEDIA_SUMMARY" >&2
 echo "$out"

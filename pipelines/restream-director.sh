@@ -40,7 +40,8 @@ stop_nginx () {
   [ -n "$NGINX_DIR" ] && rm -rf "$NGINX_DIR"
   NGINX_DIR=
 }
-trap 'stop_nginx; stop_service' EXIT
+RECORD_DIR_TMP=
+trap 'stop_nginx; [ -n "$RECORD_DIR_TMP" ] && rm -rf "$RECORD_DIR_TMP"; stop_service' EXIT
 
 # start_nginx: a local RTMP server on 127.0.0.1; sets target.
 start_nginx () {
@@ -104,7 +105,14 @@ EOF
 }
 
 if [ -z "$target" ]; then
-  [ -n "${RECORD_DIR:-}" ] && mkdir -p "$RECORD_DIR"
+  # the local server always records, so that what it received is checked
+  if [ -n "${RECORD_DIR:-}" ]; then
+    mkdir -p "$RECORD_DIR" || exit 1
+    rm -f "$RECORD_DIR/director.flv"
+  else
+    RECORD_DIR_TMP=$(mktemp -d)
+    RECORD_DIR=$RECORD_DIR_TMP
+  fi
   start_nginx
 fi
 start_service
@@ -145,7 +153,7 @@ fi
 # FLV takes AAC at 44.1 kHz best; a keyframe every 2 s, as RTMP services ask;
 # flvmux waits up to 200 ms for a late stream, as directorsrc's fill over a
 # stall or a renewal can be (see docs/reliability.md, the soak)
-gst-launch-1.0 -e \
+launch -e \
   directorsrc name=d url="$SERVICE_URL/director/start-session" \
       prompt="a lighthouse on a cliff at dusk" control-script="$script" \
   d.video ! queue ! videoconvert \
@@ -158,8 +166,13 @@ gst-launch-1.0 -e \
       ! aacparse ! queue ! mux.
 rc=$?
 rm -f "$script"
-[ $rc -eq 0 ] || { echo "restreaming failed" >&2; exit $rc; }
-if [ -n "${RECORD_DIR:-}" ] && [ -z "${1:-}" ]; then
-  echo "$(realpath "$RECORD_DIR")/director.flv"
+[ $rc -eq 0 ] || launch_failed $rc
+if [ -z "${1:-}" ]; then
+  # what the local server received, once it has stopped and so closed the
+  # file
+  stop_nginx
+  check_media "$RECORD_DIR/director.flv" "${duration:-0}" 1360 768 24 audio
+  echo "the server received $MEDIA_SUMMARY" >&2
+  [ -z "$RECORD_DIR_TMP" ] && echo "$(realpath "$RECORD_DIR")/director.flv"
 fi
 echo "$target"

@@ -30,7 +30,11 @@
  * `director/pong` with `rtt_ms`, `director/session_info`), and emitted as
  * #GstSessionSrc::control-message. A type the contract does not define is
  * posted as `director/unknown` with its `type`; fields the contract does
- * not name are in `other-fields`, JSON text. See docs/directorsrc.md.
+ * not name are in `other-fields`, JSON text. Refused values post a warning
+ * naming the field and the rule (in NULL, with no bus yet, NULL→READY fails
+ * with that text instead). A stream that ends before any frame was
+ * delivered ends with an error carrying the last start error, never a
+ * clean EOS alone. See docs/directorsrc.md.
  *
  * ## Example launch line
  * |[

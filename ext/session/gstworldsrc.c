@@ -27,7 +27,11 @@
  * `type`; fields the contract does not name are in `other-fields`, JSON
  * text (names a service chooses never become GStreamer names). Each
  * negotiated session posts `session/negotiated` with its timings. Refused
- * values post a warning naming the field and the rule; nothing is sent.
+ * values post a warning naming the field and the rule; nothing is sent. A
+ * value refused while the element is in NULL (no bus yet) makes NULL→READY
+ * fail with that text instead. A stream that ends before any frame was
+ * delivered ends with an error carrying the last start error, never a
+ * clean EOS alone.
  *
  * See docs/worldsrc.md for every property, signal and message.
  *

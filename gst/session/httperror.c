@@ -305,9 +305,10 @@ parse_body (const gchar * body, gsize length)
     GST_DEBUG ("error body is not UTF-8 text");
     return NULL;
   }
-  if (!json_depth_ok (body, length, GST_SESSION_HTTP_ERROR_MAX_DEPTH)) {
-    GST_DEBUG ("error body nests deeper than %d, not parsed",
-        GST_SESSION_HTTP_ERROR_MAX_DEPTH);
+  if (!gst_session_json_check (body, length, GST_SESSION_HTTP_ERROR_MAX_BODY,
+          GST_SESSION_HTTP_ERROR_MAX_DEPTH, &error)) {
+    GST_DEBUG ("error body not parsed: %s", error->message);
+    g_clear_error (&error);
     return NULL;
   }
 

@@ -167,9 +167,10 @@ parse_json (const gchar * text, gsize length, gboolean empty_ok, gchar ** why)
     *why = g_strdup ("it is not UTF-8 text");
     return NULL;
   }
-  if (!json_depth_ok (text, length, GST_SESSION_PLATFORM_MAX_DEPTH)) {
-    *why = g_strdup_printf ("it nests deeper than %d levels",
-        GST_SESSION_PLATFORM_MAX_DEPTH);
+  if (!gst_session_json_check (text, length, G_MAXSIZE,
+          GST_SESSION_PLATFORM_MAX_DEPTH, &err)) {
+    *why = g_strdup_printf ("it is %s", err->message);
+    g_clear_error (&err);
     return NULL;
   }
   parser = json_parser_new_immutable ();

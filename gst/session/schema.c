@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "json-private.h"
+#include "jsongate.h"
 #include "schema-private.h"
 #include "sessionerror.h"
 
@@ -506,64 +507,20 @@ schema_validate (const SchemaMessage * message, JsonObject * object,
   return ok;
 }
 
-/* Size, encoding and nesting are checked on the text, before a parser
- * builds anything from it. */
+/* Size, encoding, strictness and nesting are checked on the text by the
+ * one JSON gate, before a parser builds anything from it. */
 gboolean
 schema_check_text (const gchar * text, gsize length, GError ** error)
 {
-  gsize i;
-  gint depth = 0;
-  gboolean in_string = FALSE, ended = FALSE;
+  GError *err = NULL;
 
-  if (length > GST_SESSION_MESSAGE_MAX_SIZE) {
-    g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_JSON,
-        "message: %" G_GSIZE_FORMAT " bytes, at most %d allowed", length,
-        GST_SESSION_MESSAGE_MAX_SIZE);
-    return FALSE;
-  }
-  if (!g_utf8_validate_len (text, length, NULL)) {
-    g_set_error_literal (error, GST_SESSION_ERROR,
-        GST_SESSION_ERROR_INVALID_JSON, "message: not valid UTF-8");
-    return FALSE;
-  }
-  for (i = 0; i < length; i++) {
-    gchar c = text[i];
-
-    if (ended && !g_ascii_isspace (c)) {
-      g_set_error_literal (error, GST_SESSION_ERROR,
-          GST_SESSION_ERROR_INVALID_JSON,
-          "message: text after the JSON value (one value per message)");
-      return FALSE;
-    }
-    if (in_string) {
-      if (c == '\\') {
-        /* json-glib also takes octal escapes ("\301"), which make invalid
-         * UTF-8: only the escapes of JSON pass */
-        if (i + 1 < length && (text[i + 1] == '\0' ||
-                !strchr ("\"\\/bfnrtu", text[i + 1]))) {
-          g_set_error_literal (error, GST_SESSION_ERROR,
-              GST_SESSION_ERROR_INVALID_JSON,
-              "message: invalid escape in a string");
-          return FALSE;
-        }
-        i++;
-      } else if (c == '"')
-        in_string = FALSE;
-    } else if (c == '"') {
-      in_string = TRUE;
-    } else if (c == '{' || c == '[') {
-      if (++depth > GST_SESSION_MESSAGE_MAX_DEPTH) {
-        g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_JSON,
-            "message: nested deeper than %d levels",
-            GST_SESSION_MESSAGE_MAX_DEPTH);
-        return FALSE;
-      }
-    } else if (c == '}' || c == ']') {
-      if (--depth == 0)
-        ended = TRUE;
-    }
-  }
-  return TRUE;
+  if (gst_session_json_check (text, length, GST_SESSION_MESSAGE_MAX_SIZE,
+          GST_SESSION_MESSAGE_MAX_DEPTH, &err))
+    return TRUE;
+  g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_JSON,
+      "message: %s", err->message);
+  g_error_free (err);
+  return FALSE;
 }
 
 /* ---- JSON to GstStructure ---- */

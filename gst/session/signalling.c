@@ -384,10 +384,11 @@ parse_answer (const gchar * text, gsize length, GError ** error)
         "The start-session answer is not UTF-8 text");
     return NULL;
   }
-  if (!json_depth_ok (text, length, GST_SESSION_MESSAGE_MAX_DEPTH)) {
+  if (!gst_session_json_check (text, length, G_MAXSIZE,
+          GST_SESSION_MESSAGE_MAX_DEPTH, &err)) {
     g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_JSON,
-        "The start-session answer nests deeper than %d levels",
-        GST_SESSION_MESSAGE_MAX_DEPTH);
+        "The start-session answer is %s", err->message);
+    g_clear_error (&err);
     return NULL;
   }
 

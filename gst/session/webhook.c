@@ -101,9 +101,11 @@ parse_object (const gchar * what, const gchar * data, gsize length,
         "%s is not UTF-8 text", what);
     return NULL;
   }
-  if (!json_depth_ok (data, length, GST_SESSION_WEBHOOK_MAX_DEPTH)) {
+  if (!gst_session_json_check (data, length, max_length,
+          GST_SESSION_WEBHOOK_MAX_DEPTH, &err)) {
     g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_JSON,
-        "%s nests deeper than %d levels", what, GST_SESSION_WEBHOOK_MAX_DEPTH);
+        "%s is %s", what, err->message);
+    g_clear_error (&err);
     return NULL;
   }
 

@@ -888,13 +888,15 @@ GST_START_TEST (test_unknown_type)
       "1 odd type");
   gst_session_message_unref (msg);
 
-  /* what JSON text cannot hold is refused, as in known fields */
-  refuse (SERVICE, "{\"type\":\"future_event\",\"o\":{\"k\":[1e999]}}",
-      "future_event", "/o/k/0", "finite");
-  refuse (SERVICE, "{\"type\":\"future_event\",\"o\":\"\\udc00x\"}",
-      "future_event", "/o", "UTF-8");
-  refuse (SERVICE, "{\"type\":\"future\\udc00x\"}", "message", "/type",
-      "UTF-8");
+  /* what JSON text cannot hold is refused by the JSON gate, before any
+   * field is looked at (strict RFC 8259: no infinite number, no lone
+   * surrogate) */
+  refuse_code (SERVICE, "{\"type\":\"future_event\",\"o\":{\"k\":[1e999]}}",
+      GST_SESSION_ERROR_INVALID_JSON, "too large", NULL, NULL);
+  refuse_code (SERVICE, "{\"type\":\"future_event\",\"o\":\"\\udc00x\"}",
+      GST_SESSION_ERROR_INVALID_JSON, "lone low surrogate", NULL, NULL);
+  refuse_code (SERVICE, "{\"type\":\"future\\udc00x\"}",
+      GST_SESSION_ERROR_INVALID_JSON, "lone low surrogate", NULL, NULL);
 
   /* a client type sent by the service is not a known service message */
   msg = parse_ok (SERVICE, "{\"type\":\"prompt\",\"prompt\":\"\"}");

@@ -775,7 +775,14 @@ GST_START_TEST (test_answer_names_not_interned)
     GString *answer = g_string_new ("{\"type\":\"answer\",\"sdp\":\"");
     JsonNode *other;
 
-    g_string_append (answer, ANSWER_SDP);
+    {
+      /* as JSON text: CR and LF escaped (strict JSON has no raw control
+       * characters in strings) */
+      gchar *escaped = g_strescape (ANSWER_SDP, NULL);
+
+      g_string_append (answer, escaped);
+      g_free (escaped);
+    }
     g_string_append (answer, "\"");
     for (j = 0; j < 500; j++) {
       gchar *name = g_strdup_printf ("qk-answer-%08x-%u-%u",

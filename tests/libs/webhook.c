@@ -414,7 +414,7 @@ GST_START_TEST (test_key_set_refused)
   assert_keys_refused ("{\"keys\": {}}", 12, "no \"keys\" array");
   assert_keys_refused ("{}", 2, "no \"keys\" array");
   assert_keys_refused ("[]", 2, "not a JSON object");
-  assert_keys_refused ("{\"keys\": [", 10, "not JSON");
+  assert_keys_refused ("{\"keys\": [", 10, "not strict JSON");
   assert_keys_refused ("", 0, "empty");
   assert_keys_refused ("{\"keys\": [\xff]}", 12, "not UTF-8");
 
@@ -432,7 +432,7 @@ GST_START_TEST (test_key_set_refused)
     g_string_append_c (s, ']');
   g_string_append_c (s, '}');
   deep = g_string_free (s, FALSE);
-  assert_keys_refused (deep, strlen (deep), "nests deeper than 32");
+  assert_keys_refused (deep, strlen (deep), "nested deeper than 32");
 
   g_free (deep);
   g_free (big);
@@ -976,7 +976,8 @@ GST_START_TEST (test_delivery_refused)
     g_string_append_c (s, '[');
   big = g_string_free (s, FALSE);
   assert_parse_refused (big, NULL, GST_SESSION_ERROR_INVALID_JSON,
-      "webhook delivery: the body nests deeper than 32 levels");
+      "webhook delivery: the body is nested deeper than 32 levels (at byte "
+      "110)");
   g_free (big);
 }
 

@@ -53,6 +53,10 @@ GST_DEBUG_CATEGORY_STATIC (gst_session_src_debug);
 #define AUTO_LATENCY_LOOPBACK 5
 #define AUTO_LATENCY_REMOTE 200
 
+/* the longest stall announced by deadline_missed (late_by_seconds) that is
+ * waited out before media-timeout counts: a service-sent number, clamped */
+#define MAX_ANNOUNCED_LATE_S 60.0
+
 #define WATCHDOG_MS 100
 #define TEARDOWN_WAIT (5 * G_TIME_SPAN_SECOND)
 
@@ -338,6 +342,11 @@ observe_message (GstSessionSrc * self, GstSessionMessage * message,
       gst_structure_get_double (details, "late_by_seconds", &late)) {
     /* the service announced a late chunk: silence is expected meanwhile
      * (the output repeats the last frame and fills silence) */
+    /* a service-sent number: clamped before it becomes a time (1e300 or
+     * NaN would overflow the conversion) */
+    if (!(late > 0))
+      late = 0;
+    late = MIN (late, MAX_ANNOUNCED_LATE_S);
     priv->media_grace_until = g_get_monotonic_time () +
         (gint64) (late * G_USEC_PER_SEC);
   } else if (g_strcmp0 (type, "configured") == 0 ||
@@ -1144,12 +1153,14 @@ start_session (GstSessionSrc * self)
   GstSessionSrcClass *klass = GST_SESSION_SRC_GET_CLASS (self);
   GstSessionStageConfig config = { 0, };
   GError *err = NULL;
-  gchar *url;
+  gchar *url, *stun, *turn, *label;
   guint i;
 
   if (!priv->want_session || priv->ended || priv->stage)
     return;
 
+  /* copies taken under the lock: set_property may replace and free the
+   * strings meanwhile (renewals run while PLAYING) */
   GST_OBJECT_LOCK (self);
   url = g_strdup (priv->url);
   config.video = TRUE;
@@ -1158,9 +1169,9 @@ start_session (GstSessionSrc * self)
   config.loopback_only = url_is_loopback (priv->url);
   config.latency_ms = priv->latency >= 0 ? (guint) priv->latency :
       config.loopback_only ? AUTO_LATENCY_LOOPBACK : AUTO_LATENCY_REMOTE;
-  config.stun_server = priv->stun_server;
-  config.turn_server = priv->turn_server;
-  config.channel_label = priv->channel_label;
+  config.stun_server = stun = g_strdup (priv->stun_server);
+  config.turn_server = turn = g_strdup (priv->turn_server);
+  config.channel_label = label = g_strdup (priv->channel_label);
   config.gathering_timeout = priv->gathering_timeout * GST_MSECOND;
   GST_OBJECT_UNLOCK (self);
   config.audio_rate = preferred_audio_rate (self, &config.audio_channels);
@@ -1172,6 +1183,9 @@ start_session (GstSessionSrc * self)
 
     give_up (self, "Could not start a session", e, NULL);
     g_error_free (e);
+    g_free (stun);
+    g_free (turn);
+    g_free (label);
     return;
   }
   g_free (url);
@@ -1195,6 +1209,9 @@ start_session (GstSessionSrc * self)
   priv->stage = gst_session_stage_new (GST_ELEMENT (self), &config,
       &stage_callbacks, self, priv->context, &err);
   gst_clear_object (&config.clock);
+  g_free (stun);
+  g_free (turn);
+  g_free (label);
   if (priv->stage == NULL) {
     give_up (self, "Could not create the session", err, NULL);
     g_error_free (err);

@@ -450,6 +450,8 @@ gst_session_webhook_result_get_type (void)
         "GST_SESSION_WEBHOOK_RESULT_SOURCE_NOT_ALLOWED", "source-not-allowed"},
     {GST_SESSION_WEBHOOK_RESULT_UNAVAILABLE,
         "GST_SESSION_WEBHOOK_RESULT_UNAVAILABLE", "unavailable"},
+    {GST_SESSION_WEBHOOK_RESULT_WRONG_ACCOUNT,
+        "GST_SESSION_WEBHOOK_RESULT_WRONG_ACCOUNT", "wrong-account"},
     {0, NULL, NULL}
   };
 
@@ -485,6 +487,7 @@ gst_session_webhook_result_to_http_status (GstSessionWebhookResult result)
     case GST_SESSION_WEBHOOK_RESULT_BODY_TOO_LARGE:
       return SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE;
     case GST_SESSION_WEBHOOK_RESULT_SOURCE_NOT_ALLOWED:
+    case GST_SESSION_WEBHOOK_RESULT_WRONG_ACCOUNT:
       return SOUP_STATUS_FORBIDDEN;
     default:
       return SOUP_STATUS_UNAUTHORIZED;
@@ -494,6 +497,36 @@ gst_session_webhook_result_to_http_status (GstSessionWebhookResult result)
 static GstSessionWebhookVerification *verification_new
     (GstSessionWebhookResult result, const gchar * header,
     const gchar * format, ...) G_GNUC_PRINTF (3, 4);
+
+/**
+ * gst_session_webhook_verification_check_account:
+ * @verification: a verification
+ * @user_id: (nullable): the receiving account's user id; %NULL accepts
+ *   any account
+ *
+ * Spec 001 signs "the receiving account's user id": a delivery validly
+ * signed for another account must not be accepted by this one. When
+ * @verification is valid, @user_id is set and the signed user id differs,
+ * turns it into %GST_SESSION_WEBHOOK_RESULT_WRONG_ACCOUNT (HTTP 403).
+ *
+ * Returns: %TRUE when @verification is (still) valid.
+ */
+gboolean
+gst_session_webhook_verification_check_account (GstSessionWebhookVerification
+    * verification, const gchar * user_id)
+{
+  g_return_val_if_fail (verification != NULL, FALSE);
+
+  if (verification->result != GST_SESSION_WEBHOOK_RESULT_VALID)
+    return FALSE;
+  if (user_id == NULL || g_strcmp0 (verification->user_id, user_id) == 0)
+    return TRUE;
+  verification->result = GST_SESSION_WEBHOOK_RESULT_WRONG_ACCOUNT;
+  g_free (verification->text);
+  verification->text = g_strdup ("The delivery is signed for another "
+      "account: its user id is not this receiver's (--user-id)");
+  return FALSE;
+}
 
 static GstSessionWebhookVerification *
 verification_new (GstSessionWebhookResult result, const gchar * header,

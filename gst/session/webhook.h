@@ -150,6 +150,10 @@ const gchar * const * gst_session_webhook_key_set_get_skipped (const GstSessionW
  * @GST_SESSION_WEBHOOK_RESULT_UNAVAILABLE: the key set (or the IP ranges)
  *   could not be fetched, so nothing could be decided: answer 503 so the
  *   service delivers again later.
+ * @GST_SESSION_WEBHOOK_RESULT_WRONG_ACCOUNT: the signature is valid but
+ *   the signed user id is not the receiving account's (see
+ *   gst_session_webhook_verification_check_account()): a delivery meant for
+ *   another account.
  *
  * The outcome of verifying one delivery (spec 001, Authentication).
  */
@@ -166,6 +170,7 @@ typedef enum {
   GST_SESSION_WEBHOOK_RESULT_BODY_TOO_LARGE,
   GST_SESSION_WEBHOOK_RESULT_SOURCE_NOT_ALLOWED,
   GST_SESSION_WEBHOOK_RESULT_UNAVAILABLE,
+  GST_SESSION_WEBHOOK_RESULT_WRONG_ACCOUNT,
 } GstSessionWebhookResult;
 
 GST_SESSION_API
@@ -214,6 +219,10 @@ GST_SESSION_API
 GType gst_session_webhook_verification_get_type (void);
 #define GST_SESSION_TYPE_WEBHOOK_VERIFICATION \
     (gst_session_webhook_verification_get_type ())
+
+GST_SESSION_API
+gboolean gst_session_webhook_verification_check_account
+    (GstSessionWebhookVerification * verification, const gchar * user_id);
 
 GST_SESSION_API
 GstSessionWebhookVerification * gst_session_webhook_verify (const GstSessionWebhookKeySet * keys,

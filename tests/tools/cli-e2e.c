@@ -623,6 +623,19 @@ GST_START_TEST (test_dir_and_offline_verify)
       run->out);
   cli_run_free (run);
 
+  /* the signed user id is compared with this account's */
+  run = cli_run ("webhook", "verify", "--headers", headers, "--body", json,
+      "--jwks-url", jwks, "--user-id", "user-reference", NULL);
+  fail_unless_equals_int (run->status, 0);
+  fail_unless (g_str_has_prefix (run->out, "VALID"), "%s", run->out);
+  cli_run_free (run);
+  run = cli_run ("webhook", "verify", "--headers", headers, "--body", json,
+      "--jwks-url", jwks, "--user-id", "another-account", NULL);
+  fail_unless_equals_int (run->status, 1);
+  fail_unless (g_str_has_prefix (run->out, "INVALID (wrong-account)"), "%s",
+      run->out);
+  cli_run_free (run);
+
   /* after a rotation the old signature matches no key of the set */
   url = g_strconcat (svc->url, "/admin/rotate-key", NULL);
   fail_unless_equals_int (cli_http ("POST", url, "{}", NULL), 200);
@@ -649,6 +662,38 @@ GST_START_TEST (test_dir_and_offline_verify)
   g_free (id);
   g_free (hook);
   g_free (dir);
+  g_free (db);
+}
+
+GST_END_TEST;
+
+/* a delivery validly signed for another account: 403, never stored */
+GST_START_TEST (test_wrong_account_refused)
+{
+  CliChild *svc = service_start (), *l;
+  gchar *db = cli_tmp_path ("e2e7.db"), *out = cli_tmp_path ("e2e7.jsonl");
+  gchar *jwks = jwks_url (svc), *hook, *id;
+  const gchar *args[] = { "webhook", "listen", "--port", "0", "--jwks-url",
+    jwks, "--db", db, "--jsonl", out, "--user-id", "another-account", NULL
+  };
+
+  l = cli_listener_start (NULL, args);
+  hook = webhook_url (l);
+  id = submit (svc, "reference/echo", hook, "{\"for\": \"someone else\"}");
+  fail_unless (cli_child_wait_stderr (l, "wrong-account", 1, WAIT_MS),
+      "the delivery for user-reference was not refused");
+  fail_unless (cli_child_wait_stderr (l, "403", 1, 0));
+  fail_if (g_file_test (out, G_FILE_TEST_EXISTS) &&
+      cli_wait_lines (out, 1, 0), "a delivery for another account was "
+      "processed");
+  cli_child_stop (l);
+  cli_child_free (l);
+  cli_child_stop (svc);
+  cli_child_free (svc);
+  g_free (id);
+  g_free (hook);
+  g_free (jwks);
+  g_free (out);
   g_free (db);
 }
 
@@ -860,6 +905,7 @@ cli_e2e_suite (void)
   tcase_add_test (tc, test_receiver_down_gets_retry);
   tcase_add_test (tc, test_rejections);
   tcase_add_test (tc, test_dir_and_offline_verify);
+  tcase_add_test (tc, test_wrong_account_refused);
   tcase_add_test (tc, test_rate_limits);
   tcase_add_test (tc, test_api_key_never_printed);
   tcase_add_checked_fixture (tc, NULL, cli_tmp_cleanup);

@@ -38,6 +38,7 @@ typedef struct
   CliGlobal *global;
   gint64 max_body;
   gint64 keep_ids;
+  gchar *user_id;               /* the receiving account, or NULL: any */
   CliStore *store;
   CliProcessor *processor;
   GstSessionWebhookVerifier *verifier;
@@ -215,6 +216,7 @@ on_verified (GObject * source, GAsyncResult * res, gpointer user_data)
     g_clear_error (&error);
     goto out;
   }
+  gst_session_webhook_verification_check_account (v, l->user_id);
   if (v->result != GST_SESSION_WEBHOOK_RESULT_VALID) {
     guint status = gst_session_webhook_result_to_http_status (v->result);
 
@@ -504,6 +506,7 @@ cli_webhook_listen (CliGlobal * global, gint argc, gchar ** argv)
 {
   gchar *host = NULL, *jwks_url = NULL, *api_url = NULL, *db = NULL;
   gchar *exec = NULL, *jsonl = NULL, *dir = NULL, *url = NULL;
+  gchar *user_id = NULL;
   gint port = -1, exec_timeout = DEFAULT_EXEC_TIMEOUT;
   gint refetch_cooldown = GST_SESSION_WEBHOOK_REFETCH_COOLDOWN;
   gint64 max_body = GST_SESSION_WEBHOOK_MAX_BODY;
@@ -518,6 +521,9 @@ cli_webhook_listen (CliGlobal * global, gint argc, gchar ** argv)
         "IP address to listen on (default 127.0.0.1)", "ADDR"},
     {"jwks-url", 0, 0, G_OPTION_ARG_STRING, &jwks_url,
         "Where the webhook key set is fetched from", "URL"},
+    {"user-id", 0, 0, G_OPTION_ARG_STRING, &user_id,
+        "This account's user id: a delivery signed for another account is "
+          "refused (403) and not stored", "ID"},
     {"api-url", 0, 0, G_OPTION_ARG_STRING, &api_url,
         "Accept deliveries only from the webhook_ip_ranges of "
           "URL/v1/meta", "URL"},
@@ -589,6 +595,13 @@ cli_webhook_listen (CliGlobal * global, gint argc, gchar ** argv)
 
   l.max_body = max_body;
   l.keep_ids = keep_ids;
+  l.user_id = user_id;
+  if (user_id == NULL || user_id[0] == '\0') {
+    l.user_id = NULL;
+    g_printerr ("gst-session webhook listen: warning: no --user-id: a "
+        "delivery validly signed for any account of the service is "
+        "accepted\n");
+  }
   l.processor = cli_processor_new (exec ? CLI_PROCESS_EXEC : jsonl ?
       CLI_PROCESS_JSONL : CLI_PROCESS_DIR, exec ? exec : jsonl ? jsonl : dir,
       exec_timeout, &error);
@@ -680,5 +693,6 @@ out:
   g_free (exec);
   g_free (jsonl);
   g_free (dir);
+  g_free (user_id);
   return ret;
 }

@@ -104,7 +104,7 @@ cli_webhook_verify (CliGlobal * global, gint argc, gchar ** argv)
 {
   gchar *headers_path = NULL, *body_path = NULL, *jwks_path = NULL;
   gchar *jwks_url = NULL, *headers_text = NULL, *body = NULL;
-  gchar *jwks_text = NULL, *delivery_error = NULL;
+  gchar *jwks_text = NULL, *delivery_error = NULL, *user_id = NULL;
   gint64 now = 0;
   gint leeway = GST_SESSION_WEBHOOK_LEEWAY;
   gsize headers_len = 0, body_len = 0, jwks_len = 0;
@@ -124,6 +124,9 @@ cli_webhook_verify (CliGlobal * global, gint argc, gchar ** argv)
         "The key set (JWKS) as a file", "FILE"},
     {"jwks-url", 0, 0, G_OPTION_ARG_STRING, &jwks_url,
         "Fetch the key set from this URL", "URL"},
+    {"user-id", 0, 0, G_OPTION_ARG_STRING, &user_id,
+        "This account's user id: a delivery signed for another account is "
+          "not valid", "ID"},
     {"now", 0, 0, G_OPTION_ARG_INT64, &now,
           "Check the timestamp against this Unix time instead of the clock",
         "UNIX"},
@@ -212,6 +215,11 @@ cli_webhook_verify (CliGlobal * global, gint argc, gchar ** argv)
     }
   }
 
+  if (user_id == NULL || user_id[0] == '\0')
+    g_printerr ("gst-session webhook verify: warning: no --user-id: the "
+        "delivery may be meant for another account of the service\n");
+  else
+    gst_session_webhook_verification_check_account (v, user_id);
   if (v->result == GST_SESSION_WEBHOOK_RESULT_VALID) {
     delivery = gst_session_webhook_delivery_parse (body, body_len,
         MAX (body_len, 1), v->request_id, &error);
@@ -235,5 +243,6 @@ out:
   g_free (body_path);
   g_free (jwks_path);
   g_free (jwks_url);
+  g_free (user_id);
   return ret;
 }

@@ -609,6 +609,18 @@ GST_START_TEST (test_dir_and_offline_verify)
   g_free (name);
   fail_unless (g_file_test (headers, G_FILE_TEST_EXISTS));
   fail_unless (g_file_test (json, G_FILE_TEST_EXISTS));
+  /* what the receiver writes is its owner's only */
+  {
+    const gchar *paths[] = { headers, json, db, dir };
+    guint i;
+
+    for (i = 0; i < G_N_ELEMENTS (paths); i++) {
+      GStatBuf st;
+
+      fail_unless (g_stat (paths[i], &st) == 0);
+      fail_unless_equals_int (st.st_mode & 0777, i == 3 ? 0700 : 0600);
+    }
+  }
 
   /* the files are the delivery as received: they verify offline */
   jwks = jwks_url (svc);

@@ -351,7 +351,7 @@ cli_write_file_durably (const gchar * path, const gchar * data, gsize length,
   gsize done = 0;
   gint fd, e = 0;
 
-  fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0644);
+  fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0600);
   if (fd < 0) {
     e = errno;
     goto out;

@@ -109,7 +109,7 @@ jsonl_open (CliProcessor * p, GError ** error)
   gchar *dir;
   gboolean ok;
 
-  p->fd = open (p->path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  p->fd = open (p->path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
   if (p->fd < 0) {
     g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno),
         "cannot open %s: %s", p->path, g_strerror (errno));
@@ -404,7 +404,7 @@ cli_processor_new (CliProcessKind kind, const gchar * target,
       break;
     case CLI_PROCESS_DIR:
       p->path = g_strdup (target);
-      if (g_mkdir_with_parents (target, 0755) != 0) {
+      if (g_mkdir_with_parents (target, 0700) != 0) {
         g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno),
             "cannot create the directory %s: %s", target, g_strerror (errno));
         goto fail;

@@ -125,6 +125,14 @@ cli_store_open (const gchar * path, gboolean exclusive, GError ** error)
   store->lock_fd = -1;
   if (exclusive && !take_lock (store, path, error))
     goto fail;
+  /* deliveries are the account's data: only its owner reads them (SQLite
+   * gives its journal and WAL files the database's mode) */
+  {
+    gint fd = open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+
+    if (fd >= 0)
+      close (fd);
+  }
   if (sqlite3_open_v2 (path, &store->db, SQLITE_OPEN_READWRITE |
           SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
     set_db_error (error, store, CLI_STORE_ERROR_OPEN, "cannot open the "

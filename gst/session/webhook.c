@@ -499,6 +499,58 @@ static GstSessionWebhookVerification *verification_new
     const gchar * format, ...) G_GNUC_PRINTF (3, 4);
 
 /**
+ * gst_session_webhook_url_allowed:
+ * @url: where a key set or the metadata is fetched from
+ * @allow_insecure_http: accept plain http to any host
+ * @error: (out) (optional): where to put the error
+ *
+ * Whoever sits on the path of a plain http fetch can substitute the key set
+ * (and accept forged deliveries) or the IP ranges: they are fetched over
+ * https, or plain http to a loopback host (localhost, 127.0.0.0/8, ::1),
+ * unless @allow_insecure_http.
+ *
+ * Returns: %TRUE when @url may be used.
+ */
+gboolean
+gst_session_webhook_url_allowed (const gchar * url,
+    gboolean allow_insecure_http, GError ** error)
+{
+  GUri *uri = url ? g_uri_parse (url, SOUP_HTTP_URI_FLAGS, NULL) : NULL;
+  const gchar *scheme, *host;
+  gboolean ok = FALSE;
+
+  if (uri == NULL || g_uri_get_host (uri) == NULL ||
+      g_uri_get_host (uri)[0] == '\0') {
+    g_set_error_literal (error, GST_SESSION_ERROR,
+        GST_SESSION_ERROR_INVALID_ARGUMENT, "not an http or https URL");
+    g_clear_pointer (&uri, g_uri_unref);
+    return FALSE;
+  }
+  scheme = g_uri_get_scheme (uri);
+  host = g_uri_get_host (uri);
+  if (g_ascii_strcasecmp (scheme, "https") == 0) {
+    ok = TRUE;
+  } else if (g_ascii_strcasecmp (scheme, "http") == 0) {
+    GInetAddress *addr = g_inet_address_new_from_string (host);
+
+    ok = allow_insecure_http || g_ascii_strcasecmp (host, "localhost") == 0
+        || (addr && g_inet_address_get_is_loopback (addr));
+    g_clear_object (&addr);
+    if (!ok)
+      g_set_error (error, GST_SESSION_ERROR,
+          GST_SESSION_ERROR_INVALID_ARGUMENT, "plain http to %s: anyone on "
+          "the path could substitute what is fetched; use https (plain "
+          "http only to a loopback host, or when insecure http is allowed "
+          "explicitly)", host);
+  } else {
+    g_set_error_literal (error, GST_SESSION_ERROR,
+        GST_SESSION_ERROR_INVALID_ARGUMENT, "not an http or https URL");
+  }
+  g_uri_unref (uri);
+  return ok;
+}
+
+/**
  * gst_session_webhook_verification_check_account:
  * @verification: a verification
  * @user_id: (nullable): the receiving account's user id; %NULL accepts
@@ -1496,6 +1548,7 @@ enum
   PROP_LEEWAY,
   PROP_MAX_BODY_SIZE,
   PROP_TIMEOUT,
+  PROP_ALLOW_INSECURE_HTTP,
 };
 
 /* The two documents a verifier fetches. */
@@ -1546,6 +1599,7 @@ struct _GstSessionWebhookVerifier
   guint leeway;
   guint max_body_size;
   guint timeout;
+  gboolean allow_insecure_http;
 
   GstSessionWebhookClockFunc clock_func;
   gpointer clock_data;
@@ -1636,6 +1690,9 @@ gst_session_webhook_verifier_set_property (GObject * object, guint prop_id,
     case PROP_TIMEOUT:
       self->timeout = g_value_get_uint (value);
       break;
+    case PROP_ALLOW_INSECURE_HTTP:
+      self->allow_insecure_http = g_value_get_boolean (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -1674,6 +1731,9 @@ gst_session_webhook_verifier_get_property (GObject * object, guint prop_id,
       break;
     case PROP_TIMEOUT:
       g_value_set_uint (value, self->timeout);
+      break;
+    case PROP_ALLOW_INSECURE_HTTP:
+      g_value_set_boolean (value, self->allow_insecure_http);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1812,6 +1872,19 @@ gst_session_webhook_verifier_class_init (GstSessionWebhookVerifierClass * klass)
           "Longest fetch of the key set or metadata, in milliseconds "
           "(0 = forever)", 0, G_MAXUINT, DEFAULT_TIMEOUT,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstSessionWebhookVerifier:allow-insecure-http:
+   *
+   * Fetch the key set and the metadata over plain http from any host.
+   * Without it, plain http is refused except to a loopback host (see
+   * gst_session_webhook_url_allowed()): on any other path, whoever sits on
+   * it could substitute the key set.
+   */
+  g_object_class_install_property (gobject_class, PROP_ALLOW_INSECURE_HTTP,
+      g_param_spec_boolean ("allow-insecure-http", "Allow insecure http",
+          "Fetch the key set and metadata over plain http from any host",
+          FALSE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
 }
 
 static void
@@ -2136,11 +2209,12 @@ fetch_start (GstSessionWebhookVerifier * self, DocKind kind, gchar * url,
   f->cancellable = g_cancellable_new ();
 
   uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, NULL);
-  if (uri == NULL || (g_ascii_strcasecmp (g_uri_get_scheme (uri), "http") != 0
-          && g_ascii_strcasecmp (g_uri_get_scheme (uri), "https") != 0)) {
+  if (uri == NULL || !gst_session_webhook_url_allowed (url,
+          self->allow_insecure_http, &error)) {
     f->url = g_strdup ("its URL");
-    g_set_error_literal (&error, GST_SESSION_ERROR,
-        GST_SESSION_ERROR_INVALID_ARGUMENT, "not an http or https URL");
+    if (error == NULL)
+      g_set_error_literal (&error, GST_SESSION_ERROR,
+          GST_SESSION_ERROR_INVALID_ARGUMENT, "not an http or https URL");
     g_clear_pointer (&uri, g_uri_unref);
     g_free (url);
     fetch_finish (f, NULL, error);

@@ -221,6 +221,10 @@ GType gst_session_webhook_verification_get_type (void);
     (gst_session_webhook_verification_get_type ())
 
 GST_SESSION_API
+gboolean gst_session_webhook_url_allowed (const gchar * url,
+    gboolean allow_insecure_http, GError ** error);
+
+GST_SESSION_API
 gboolean gst_session_webhook_verification_check_account
     (GstSessionWebhookVerification * verification, const gchar * user_id);
 

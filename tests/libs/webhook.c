@@ -44,6 +44,37 @@ keys_from (const gchar * json)
   return keys;
 }
 
+/* key sets and metadata: https, or plain http to loopback only */
+GST_START_TEST (test_url_allowed)
+{
+  const gchar *ok[] = { "https://keys.example/jwks.json",
+    "http://127.0.0.1:8080/jwks.json", "http://127.1.2.3/k",
+    "http://localhost/k", "http://[::1]:9/k"
+  };
+  const gchar *refused[] = { "http://keys.example/jwks.json",
+    "http://10.1.2.3/k", "ftp://127.0.0.1/k", "http:///k", "jwks.json"
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (ok); i++)
+    fail_unless (gst_session_webhook_url_allowed (ok[i], FALSE, NULL), "%s",
+        ok[i]);
+  for (i = 0; i < G_N_ELEMENTS (refused); i++) {
+    GError *err = NULL;
+
+    fail_if (gst_session_webhook_url_allowed (refused[i], FALSE, &err), "%s",
+        refused[i]);
+    fail_unless (err != NULL);
+    g_error_free (err);
+  }
+  fail_unless (gst_session_webhook_url_allowed ("http://keys.example/k",
+          TRUE, NULL));
+  fail_if (gst_session_webhook_url_allowed ("ftp://keys.example/k", TRUE,
+          NULL));
+}
+
+GST_END_TEST;
+
 static void
 assert_keys_refused (const gchar * json, gsize len, const gchar * part)
 {
@@ -2074,6 +2105,7 @@ webhook_suite (void)
   tcase_add_test (tc, test_key_set_padded_and_unpadded);
   tcase_add_test (tc, test_key_set_skips_bad_entries);
   tcase_add_test (tc, test_key_set_refused);
+  tcase_add_test (tc, test_url_allowed);
   tcase_add_test (tc, test_verify_valid);
   tcase_add_test (tc, test_verify_tampering);
   tcase_add_test (tc, test_verify_skew);

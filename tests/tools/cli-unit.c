@@ -443,6 +443,17 @@ GST_START_TEST (test_listen_usage)
       "--jwks-url");
   expect_status (cli_run ("webhook", "listen", "--port", "0", "--jwks-url",
           jwks, "--jsonl", out, NULL), 2, "--db");
+  /* the key set and the metadata over https, or plain http to loopback;
+   * refused before anything is fetched */
+  expect_status (cli_run ("webhook", "listen", "--port", "0", "--jwks-url",
+          "http://keys.example/jwks.json", "--db", db, "--jsonl", out, NULL),
+      2, "plain http to keys.example");
+  expect_status (cli_run ("webhook", "listen", "--port", "0", "--jwks-url",
+          jwks, "--api-url", "http://api.example", "--db", db, "--jsonl",
+          out, NULL), 2, "--api-url: plain http");
+  expect_status (cli_run ("webhook", "verify", "--headers", db, "--body",
+          db, "--jwks-url", "http://keys.example/jwks.json", NULL), 2,
+      "plain http");
   expect_status (cli_run ("webhook", "listen", "--port", "0", "--jwks-url",
           jwks, "--db", db, NULL), 2, "one of --exec, --jsonl or --dir");
   expect_status (cli_run ("webhook", "listen", "--port", "0", "--jwks-url",

@@ -488,25 +488,13 @@ listen_on (Listener * l, const gchar * host, gint port, GError ** error)
       "http://%s:%d", host, bound);
 }
 
-static gboolean
-http_url_ok (const gchar * url)
-{
-  GUri *uri = url ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
-  gboolean ok = uri && g_uri_get_host (uri) &&
-      (g_str_equal (g_uri_get_scheme (uri), "http") ||
-      g_str_equal (g_uri_get_scheme (uri), "https"));
-
-  if (uri)
-    g_uri_unref (uri);
-  return ok;
-}
-
 gint
 cli_webhook_listen (CliGlobal * global, gint argc, gchar ** argv)
 {
   gchar *host = NULL, *jwks_url = NULL, *api_url = NULL, *db = NULL;
   gchar *exec = NULL, *jsonl = NULL, *dir = NULL, *url = NULL;
   gchar *user_id = NULL;
+  gboolean insecure_http = FALSE;
   gint port = -1, exec_timeout = DEFAULT_EXEC_TIMEOUT;
   gint refetch_cooldown = GST_SESSION_WEBHOOK_REFETCH_COOLDOWN;
   gint64 max_body = GST_SESSION_WEBHOOK_MAX_BODY;
@@ -521,6 +509,10 @@ cli_webhook_listen (CliGlobal * global, gint argc, gchar ** argv)
         "IP address to listen on (default 127.0.0.1)", "ADDR"},
     {"jwks-url", 0, 0, G_OPTION_ARG_STRING, &jwks_url,
         "Where the webhook key set is fetched from", "URL"},
+    {"insecure-http", 0, 0, G_OPTION_ARG_NONE, &insecure_http,
+          "Allow --jwks-url and --api-url over plain http to a host that is "
+          "not loopback (anyone on the path could substitute the keys)",
+        NULL},
     {"user-id", 0, 0, G_OPTION_ARG_STRING, &user_id,
         "This account's user id: a delivery signed for another account is "
           "refused (403) and not stored", "ID"},
@@ -565,12 +557,11 @@ cli_webhook_listen (CliGlobal * global, gint argc, gchar ** argv)
         argv[1]);
   else if (port < 0 || port > 65535)
     ret = cli_fail (global, CLI_EXIT_USAGE, "--port is needed (0 to 65535)");
-  else if (!http_url_ok (jwks_url))
-    ret = cli_fail (global, CLI_EXIT_USAGE, "--jwks-url needs an http or "
-        "https URL");
-  else if (api_url && !http_url_ok (api_url))
-    ret = cli_fail (global, CLI_EXIT_USAGE, "--api-url needs an http or "
-        "https URL");
+  else if (!gst_session_webhook_url_allowed (jwks_url, insecure_http, &error))
+    ret = cli_fail (global, CLI_EXIT_USAGE, "--jwks-url: %s", error->message);
+  else if (api_url && !gst_session_webhook_url_allowed (api_url,
+          insecure_http, &error))
+    ret = cli_fail (global, CLI_EXIT_USAGE, "--api-url: %s", error->message);
   else if (db == NULL)
     ret = cli_fail (global, CLI_EXIT_USAGE, "--db is needed");
   else if (n_targets != 1)
@@ -618,7 +609,8 @@ cli_webhook_listen (CliGlobal * global, gint argc, gchar ** argv)
   }
   l.verifier = gst_session_webhook_verifier_new (jwks_url);
   g_object_set (l.verifier, "max-body-size", (guint) max_body,
-      "refetch-cooldown", (guint) refetch_cooldown, NULL);
+      "refetch-cooldown", (guint) refetch_cooldown, "allow-insecure-http",
+      insecure_http, NULL);
   if (api_url) {
     g_object_set (l.verifier, "api-url", api_url, NULL);
     l.check_source = TRUE;

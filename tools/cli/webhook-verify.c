@@ -105,6 +105,7 @@ cli_webhook_verify (CliGlobal * global, gint argc, gchar ** argv)
   gchar *headers_path = NULL, *body_path = NULL, *jwks_path = NULL;
   gchar *jwks_url = NULL, *headers_text = NULL, *body = NULL;
   gchar *jwks_text = NULL, *delivery_error = NULL, *user_id = NULL;
+  gboolean insecure_http = FALSE;
   gint64 now = 0;
   gint leeway = GST_SESSION_WEBHOOK_LEEWAY;
   gsize headers_len = 0, body_len = 0, jwks_len = 0;
@@ -124,6 +125,9 @@ cli_webhook_verify (CliGlobal * global, gint argc, gchar ** argv)
         "The key set (JWKS) as a file", "FILE"},
     {"jwks-url", 0, 0, G_OPTION_ARG_STRING, &jwks_url,
         "Fetch the key set from this URL", "URL"},
+    {"insecure-http", 0, 0, G_OPTION_ARG_NONE, &insecure_http,
+          "Allow --jwks-url over plain http to a host that is not loopback",
+        NULL},
     {"user-id", 0, 0, G_OPTION_ARG_STRING, &user_id,
         "This account's user id: a delivery signed for another account is "
           "not valid", "ID"},
@@ -150,6 +154,11 @@ cli_webhook_verify (CliGlobal * global, gint argc, gchar ** argv)
   if (!headers_path || !body_path || (!jwks_path == !jwks_url)) {
     ret = cli_fail (global, CLI_EXIT_USAGE, "webhook verify needs --headers, "
         "--body and one of --jwks or --jwks-url");
+    goto out;
+  }
+  if (jwks_url && !gst_session_webhook_url_allowed (jwks_url, insecure_http,
+          &error)) {
+    ret = cli_fail (global, CLI_EXIT_USAGE, "--jwks-url: %s", error->message);
     goto out;
   }
   if (leeway < 0) {
@@ -196,7 +205,8 @@ cli_webhook_verify (CliGlobal * global, gint argc, gchar ** argv)
         gst_session_webhook_verifier_new (jwks_url);
 
     g_object_set (verifier, "leeway", (guint) leeway, "max-body-size",
-        (guint) MIN (body_len, G_MAXUINT), NULL);
+        (guint) MIN (body_len, G_MAXUINT), "allow-insecure-http",
+        insecure_http, NULL);
     if (global->timeout_ms >= 0)
       g_object_set (verifier, "timeout", (guint) global->timeout_ms, NULL);
     gst_session_webhook_verifier_set_clock_func (verifier, fixed_clock, &now,

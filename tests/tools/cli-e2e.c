@@ -9,6 +9,7 @@
  * limits; the API key never shown. Every wait is bounded.
  */
 
+#include <signal.h>
 #include <string.h>
 #include <sqlite3.h>
 #include <json-glib/json-glib.h>
@@ -361,6 +362,78 @@ GST_START_TEST (test_exec_timeout)
 
 GST_END_TEST;
 
+/* a command that closes its stdin before reading a large body (100 KiB),
+ * and starts a child that outlives it: the receiver keeps answering, the
+ * timeout ends the command and its process group, and the delivery is not
+ * marked processed */
+GST_START_TEST (test_exec_closes_stdin)
+{
+  CliChild *svc = service_start (), *l;
+  gchar *db = cli_tmp_path ("e2e9.db"), *jwks = jwks_url (svc), *hook, *id;
+  gchar *pidfile = cli_tmp_path ("e2e9.pid"), *cmd, *data, *health, *text;
+  GString *big = g_string_new ("{\"pad\": \"");
+  gint rows, processed, i;
+  pid_t child = 0;
+  const gchar *args[] = { "webhook", "listen", "--port", "0", "--jwks-url",
+    jwks, "--db", db, "--exec", NULL, "--exec-timeout", "2", NULL
+  };
+
+  cmd = g_strdup_printf ("sh -c 'exec 0<&-; sleep 60 & echo $! > %s; "
+      "wait'", pidfile);
+  args[9] = cmd;
+  /* over the pipe buffer (64 KiB), under one argument's limit (128 KiB) */
+  for (i = 0; i < 100 * 1024; i++)
+    g_string_append_c (big, 'x');
+  g_string_append (big, "\"}");
+  data = g_string_free (big, FALSE);
+
+  l = cli_listener_start (NULL, args);
+  hook = webhook_url (l);
+  health = g_strconcat (l->url, "/healthz", NULL);
+  id = submit (svc, "reference/echo", hook, data);
+  /* the command runs (its child wrote the pid file): the receiver answers
+   * at once meanwhile */
+  for (i = 0; i < 200 && !g_file_get_contents (pidfile, &text, NULL, NULL);
+      i++)
+    g_usleep (50 * 1000);
+  fail_unless (i < 200, "the command did not start");
+  child = (pid_t) g_ascii_strtoll (text, NULL, 10);
+  g_free (text);
+  fail_unless (child > 0);
+  {
+    gint64 t0 = g_get_monotonic_time ();
+
+    fail_unless_equals_int (cli_http ("GET", health, NULL, NULL), 200);
+    fail_unless (g_get_monotonic_time () - t0 < G_USEC_PER_SEC,
+        "/healthz took %" G_GINT64_FORMAT " ms while the command ran",
+        (g_get_monotonic_time () - t0) / 1000);
+  }
+  fail_unless (cli_child_wait_stderr (l, "did not finish within 2 s", 1,
+          WAIT_MS));
+  db_row (db, id, &rows, &processed);
+  fail_unless_equals_int (rows, 1);
+  fail_unless_equals_int (processed, 0);
+  /* the command's own child went with it */
+  for (i = 0; i < 100 && kill (child, 0) == 0; i++)
+    g_usleep (50 * 1000);
+  fail_unless (kill (child, 0) != 0, "the command's child still runs");
+
+  cli_child_stop (l);
+  cli_child_free (l);
+  cli_child_stop (svc);
+  cli_child_free (svc);
+  g_free (health);
+  g_free (data);
+  g_free (cmd);
+  g_free (pidfile);
+  g_free (id);
+  g_free (hook);
+  g_free (jwks);
+  g_free (db);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_kill9_between_store_and_process)
 {
   CliChild *svc = service_start (), *l;
@@ -683,7 +756,7 @@ GST_END_TEST;
 GST_START_TEST (test_wrong_account_refused)
 {
   CliChild *svc = service_start (), *l;
-  gchar *db = cli_tmp_path ("e2e7.db"), *out = cli_tmp_path ("e2e7.jsonl");
+  gchar *db = cli_tmp_path ("e2e8.db"), *out = cli_tmp_path ("e2e8.jsonl");
   gchar *jwks = jwks_url (svc), *hook, *id;
   const gchar *args[] = { "webhook", "listen", "--port", "0", "--jwks-url",
     jwks, "--db", db, "--jsonl", out, "--user-id", "another-account", NULL
@@ -914,6 +987,7 @@ cli_e2e_suite (void)
   tcase_add_test (tc, test_duplicate_processed_once);
   tcase_add_test (tc, test_kill9_between_store_and_process);
   tcase_add_test (tc, test_exec_timeout);
+  tcase_add_test (tc, test_exec_closes_stdin);
   tcase_add_test (tc, test_receiver_down_gets_retry);
   tcase_add_test (tc, test_rejections);
   tcase_add_test (tc, test_dir_and_offline_verify);

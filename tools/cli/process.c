@@ -33,6 +33,7 @@ struct _CliProcessor
   gint fd;                      /* jsonl */
   /* the command running */
   GSubprocess *proc;
+  pid_t pgid;                   /* the command's process group */
   guint timeout_id;
   guint kill_id;
   gboolean timed_out;
@@ -252,6 +253,20 @@ child_setup (gpointer user_data)
   if (getppid () != setup->parent)
     _exit (127);
   signal (SIGPIPE, SIG_DFL);
+  /* its own process group: a timeout ends what the command started too */
+  setpgid (0, 0);
+}
+
+/* @sig to the command's process group (and to the command, should the
+ * group not be there yet) */
+static void
+signal_group (CliProcessor * p, gint sig)
+{
+  if (p->pgid <= 0)
+    return;
+  if (kill (-p->pgid, sig) != 0 && p->proc &&
+      g_subprocess_get_identifier (p->proc))
+    g_subprocess_send_signal (p->proc, sig);
 }
 
 static void
@@ -270,8 +285,7 @@ on_kill (gpointer user_data)
   CliProcessor *p = user_data;
 
   p->kill_id = 0;
-  if (p->proc)
-    g_subprocess_force_exit (p->proc);
+  signal_group (p, SIGKILL);
   return G_SOURCE_REMOVE;
 }
 
@@ -280,7 +294,7 @@ terminate (CliProcessor * p, guint grace_s)
 {
   if (p->proc == NULL)
     return;
-  g_subprocess_send_signal (p->proc, SIGTERM);
+  signal_group (p, SIGTERM);
   if (p->kill_id == 0)
     p->kill_id = g_timeout_add_seconds (grace_s, on_kill, p);
 }
@@ -296,20 +310,16 @@ on_exec_timeout (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* The command has ended: its verdict. Only an exit status of 0, within the
+ * time, is "processed". */
 static void
-on_communicated (GObject * source, GAsyncResult * res, gpointer user_data)
+finish_run (CliProcessor * p, GSubprocess * proc, GTask * task)
 {
-  GTask *task = user_data;
-  CliProcessor *p = g_task_get_task_data (task);
-  GSubprocess *proc = G_SUBPROCESS (source);
-  GError *error = NULL;
-
-  if (!g_subprocess_communicate_finish (proc, res, NULL, NULL, &error)) {
-    /* stdin could not be written: wait for the end all the same */
-    GST_INFO ("writing to the command: %s", error->message);
-    g_clear_error (&error);
-    g_subprocess_wait (proc, NULL, NULL);
-  }
+  /* a command stopped for its time or a shutdown: what it started in its
+   * group goes with it */
+  if (p->timed_out || p->interrupted)
+    signal_group (p, SIGKILL);
+  p->pgid = 0;
   clear_timers (p);
   if (p->timed_out)
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
@@ -329,6 +339,34 @@ on_communicated (GObject * source, GAsyncResult * res, gpointer user_data)
     g_task_return_boolean (task, TRUE);
   g_clear_object (&p->proc);
   g_object_unref (task);
+}
+
+static void
+on_waited (GObject * source, GAsyncResult * res, gpointer user_data)
+{
+  GTask *task = user_data;
+
+  g_subprocess_wait_finish (G_SUBPROCESS (source), res, NULL);
+  finish_run (g_task_get_task_data (task), G_SUBPROCESS (source), task);
+}
+
+static void
+on_communicated (GObject * source, GAsyncResult * res, gpointer user_data)
+{
+  GTask *task = user_data;
+  GSubprocess *proc = G_SUBPROCESS (source);
+  GError *error = NULL;
+
+  if (!g_subprocess_communicate_finish (proc, res, NULL, NULL, &error)) {
+    /* stdin could not be written (the command closed it): wait for its
+     * end all the same, without blocking the receiver; the timeout still
+     * runs */
+    GST_INFO ("writing to the command: %s", error->message);
+    g_clear_error (&error);
+    g_subprocess_wait_async (proc, NULL, on_waited, task);
+    return;
+  }
+  finish_run (g_task_get_task_data (task), proc, task);
 }
 
 static void
@@ -367,6 +405,8 @@ exec_run (CliProcessor * p, const CliDelivery * d, GTask * task)
     g_object_unref (task);
     return;
   }
+  p->pgid = (pid_t) g_ascii_strtoll (g_subprocess_get_identifier (p->proc),
+      NULL, 10);
   if (p->exec_timeout)
     p->timeout_id = g_timeout_add_seconds (p->exec_timeout, on_exec_timeout, p);
   g_subprocess_communicate_async (p->proc, d->body, NULL, on_communicated,
@@ -423,8 +463,7 @@ cli_processor_free (CliProcessor * p)
   if (p == NULL)
     return;
   clear_timers (p);
-  if (p->proc)
-    g_subprocess_force_exit (p->proc);
+  signal_group (p, SIGKILL);
   g_clear_object (&p->proc);
   if (p->fd >= 0)
     close (p->fd);

@@ -434,6 +434,57 @@ GST_START_TEST (test_exec_closes_stdin)
 
 GST_END_TEST;
 
+/* a database locked by another process: the delivery is answered 503 (the
+ * service delivers again) and never 2xx, the receiver answers everything
+ * else meanwhile, and once the lock goes the delivery is stored */
+GST_START_TEST (test_locked_database)
+{
+  CliChild *svc = service_start (), *l;
+  gchar *db = cli_tmp_path ("e2e10.db"), *out = cli_tmp_path ("e2e10.jsonl");
+  gchar *hook, *id, *health;
+  sqlite3 *lock = NULL;
+  gint i, rows, processed;
+
+  l = listen_start (svc, "0", db, "--jsonl", out);
+  hook = webhook_url (l);
+  health = g_strconcat (l->url, "/healthz", NULL);
+  fail_unless (sqlite3_open_v2 (db, &lock, SQLITE_OPEN_READWRITE, NULL) ==
+      SQLITE_OK);
+  fail_unless (sqlite3_exec (lock, "BEGIN EXCLUSIVE", NULL, NULL, NULL) ==
+      SQLITE_OK);
+  id = submit (svc, "reference/echo", hook, "{\"while\": \"locked\"}");
+  /* while the deliveries meet the lock, /healthz answers at once */
+  for (i = 0; i < 60 && !cli_child_wait_stderr (l, "store-failed", 1, 0);
+      i++) {
+    gint64 t0 = g_get_monotonic_time ();
+
+    fail_unless_equals_int (cli_http ("GET", health, NULL, NULL), 200);
+    fail_unless (g_get_monotonic_time () - t0 < G_USEC_PER_SEC / 2,
+        "/healthz took %" G_GINT64_FORMAT " ms with the database locked",
+        (g_get_monotonic_time () - t0) / 1000);
+    g_usleep (50 * 1000);
+  }
+  fail_unless (cli_child_wait_stderr (l, "store-failed", 1, WAIT_MS));
+  fail_if (cli_child_wait_stderr (l, "stored", 1, 0));
+  sqlite3_exec (lock, "ROLLBACK", NULL, NULL, NULL);
+  sqlite3_close (lock);
+  /* the service's next attempt is stored and processed */
+  fail_unless (wait_processed (l, id));
+  db_row (db, id, &rows, &processed);
+  fail_unless_equals_int (rows, 1);
+  cli_child_stop (l);
+  cli_child_free (l);
+  cli_child_stop (svc);
+  cli_child_free (svc);
+  g_free (health);
+  g_free (id);
+  g_free (hook);
+  g_free (out);
+  g_free (db);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_kill9_between_store_and_process)
 {
   CliChild *svc = service_start (), *l;
@@ -987,6 +1038,7 @@ cli_e2e_suite (void)
   tcase_add_test (tc, test_duplicate_processed_once);
   tcase_add_test (tc, test_kill9_between_store_and_process);
   tcase_add_test (tc, test_exec_timeout);
+  tcase_add_test (tc, test_locked_database);
   tcase_add_test (tc, test_exec_closes_stdin);
   tcase_add_test (tc, test_receiver_down_gets_retry);
   tcase_add_test (tc, test_rejections);

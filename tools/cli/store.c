@@ -139,7 +139,10 @@ cli_store_open (const gchar * path, gboolean exclusive, GError ** error)
         "database");
     goto fail;
   }
-  sqlite3_busy_timeout (store->db, 5000);
+  /* the listener writes on its main loop: a database locked by another
+   * process must not stall every connection; a short wait, then 503 (the
+   * service delivers again). One-shot commands can wait longer. */
+  sqlite3_busy_timeout (store->db, exclusive ? 100 : 5000);
   sqlite3_extended_result_codes (store->db, 1);
 
   version = query_text (store, "PRAGMA user_version");

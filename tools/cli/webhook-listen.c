@@ -23,6 +23,7 @@
 #include <glib-unix.h>
 
 #include "cli.h"
+#include "guard.h"
 #include "store.h"
 #include "process.h"
 
@@ -44,6 +45,9 @@ typedef struct
   GstSessionWebhookVerifier *verifier;
   gboolean check_source;
   SoupServer *server;
+  CliGuard *guard;
+  CliGuardLimits limits;
+  gboolean listener_dead;
   GMainLoop *loop;
   GCancellable *cancellable;
   /* processing */
@@ -146,7 +150,34 @@ on_got_chunk (SoupServerMessage * msg, GBytes * chunk, gpointer user_data)
     g_object_set_data (G_OBJECT (msg), "too-large", GINT_TO_POINTER (1));
     return;
   }
+  if (!cli_guard_hold_body (l->guard, msg, size)) {
+    /* all bodies together are at their limit: drop this one, 503 */
+    g_object_set_data (G_OBJECT (msg), "body", NULL);
+    g_object_set_data (G_OBJECT (msg), "busy", GINT_TO_POINTER (1));
+    return;
+  }
   g_byte_array_append (buf, g_bytes_get_data (chunk, NULL), size);
+}
+
+/* Answers at once and closes, without reading the body: libsoup would
+ * read (and wait for) a whole declared body before writing any answer. */
+static void
+answer_and_close (SoupServerMessage * msg, guint status, const gchar * detail)
+{
+  GIOStream *stream = soup_server_message_steal_connection (msg);
+  gchar *text;
+
+  if (stream == NULL)
+    return;
+  text = g_strdup_printf ("HTTP/1.1 %u %s\r\nContent-Type: application/json"
+      "\r\nContent-Length: %" G_GSIZE_FORMAT "\r\nConnection: close\r\n"
+      "\r\n{\"detail\":\"%s\"}", status, soup_status_get_phrase (status),
+      strlen (detail) + 13, detail);
+  g_output_stream_write_all (g_io_stream_get_output_stream (stream), text,
+      strlen (text), NULL, NULL, NULL);
+  g_io_stream_close (stream, NULL, NULL);
+  g_object_unref (stream);
+  g_free (text);
 }
 
 /* Before the body: refuse a declared length over the limit without
@@ -172,13 +203,11 @@ early_handler (SoupServer * server, SoupServerMessage * msg,
   if (soup_message_headers_get_encoding (headers) ==
       SOUP_ENCODING_CONTENT_LENGTH &&
       soup_message_headers_get_content_length (headers) > l->max_body) {
-    soup_message_headers_replace (soup_server_message_get_response_headers
-        (msg), "Connection", "close");
-    respond (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, "detail",
-        "the body is larger than the limit");
     event (l, "rejected", NULL, "413: a body of %" G_GINT64_FORMAT
         " bytes, over the %" G_GINT64_FORMAT " allowed",
         soup_message_headers_get_content_length (headers), l->max_body);
+    answer_and_close (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE,
+        "the body is larger than the limit");
     return;
   }
   soup_message_body_set_accumulate (soup_server_message_get_request_body
@@ -292,6 +321,17 @@ handler (SoupServer * server, SoupServerMessage * msg, const char *path,
     return;
   }
   buf = g_object_get_data (G_OBJECT (msg), "body");
+  if (buf == NULL && g_object_get_data (G_OBJECT (msg), "busy")) {
+    soup_message_headers_replace (soup_server_message_get_response_headers
+        (msg), "Connection", "close");
+    soup_message_headers_replace (soup_server_message_get_response_headers
+        (msg), "Retry-After", "10");
+    respond (msg, SOUP_STATUS_SERVICE_UNAVAILABLE, "detail",
+        "too many bodies are being received at once");
+    event (l, "rejected", NULL, "503: the bodies held together reached "
+        "%" G_GUINT64_FORMAT " bytes", l->limits.max_buffered);
+    return;
+  }
   if (buf == NULL) {
     soup_message_headers_replace (soup_server_message_get_response_headers
         (msg), "Connection", "close");
@@ -456,6 +496,21 @@ on_signal (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The guard closed a connection, or the listener stopped accepting: then
+ * the process ends non-zero, so that a supervisor restarts it (what was
+ * stored is durable), never a silent outage. */
+static void
+on_guard (const gchar * what, const gchar * text, gpointer user_data)
+{
+  Listener *l = user_data;
+
+  event (l, what, NULL, "%s", text);
+  if (g_str_equal (what, "listener-dead")) {
+    l->listener_dead = TRUE;
+    g_main_loop_quit (l->loop);
+  }
+}
+
 static gchar *
 listen_on (Listener * l, const gchar * host, gint port, GError ** error)
 {
@@ -475,7 +530,8 @@ listen_on (Listener * l, const gchar * host, gint port, GError ** error)
       NULL);
   soup_server_add_early_handler (l->server, NULL, early_handler, l, NULL);
   soup_server_add_handler (l->server, NULL, handler, l, NULL);
-  if (!soup_server_listen (l->server, addr, 0, error)) {
+  l->guard = cli_guard_new (l->server, &l->limits, on_guard, l);
+  if (!cli_guard_listen (l->guard, addr, error)) {
     g_object_unref (addr);
     return NULL;
   }
@@ -495,6 +551,11 @@ cli_webhook_listen (CliGlobal * global, gint argc, gchar ** argv)
   gchar *exec = NULL, *jsonl = NULL, *dir = NULL, *url = NULL;
   gchar *user_id = NULL;
   gboolean insecure_http = FALSE;
+  gint max_conn = CLI_GUARD_DEFAULT_MAX_CONNECTIONS;
+  gint max_per_addr = CLI_GUARD_DEFAULT_MAX_PER_ADDRESS;
+  gdouble header_timeout = CLI_GUARD_DEFAULT_HEADER_TIMEOUT_MS / 1000.0;
+  gdouble body_timeout = CLI_GUARD_DEFAULT_BODY_TIMEOUT_MS / 1000.0;
+  gint64 max_buffered = CLI_GUARD_DEFAULT_MAX_BUFFERED;
   gint port = -1, exec_timeout = DEFAULT_EXEC_TIMEOUT;
   gint refetch_cooldown = GST_SESSION_WEBHOOK_REFETCH_COOLDOWN;
   gint64 max_body = GST_SESSION_WEBHOOK_MAX_BODY;
@@ -509,6 +570,19 @@ cli_webhook_listen (CliGlobal * global, gint argc, gchar ** argv)
         "IP address to listen on (default 127.0.0.1)", "ADDR"},
     {"jwks-url", 0, 0, G_OPTION_ARG_STRING, &jwks_url,
         "Where the webhook key set is fetched from", "URL"},
+    {"max-connections", 0, 0, G_OPTION_ARG_INT, &max_conn,
+        "Most connections at once (default 256; never more than the "
+          "descriptor limit allows)", "N"},
+    {"max-connections-per-address", 0, 0, G_OPTION_ARG_INT, &max_per_addr,
+        "Most connections at once from one address (default 64)", "N"},
+    {"header-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &header_timeout,
+        "Longest wait for a request's line and headers, and for the next "
+          "request on an idle connection, in seconds (default 10)", "S"},
+    {"body-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &body_timeout,
+        "Longest pause inside a request body, in seconds (default 10)", "S"},
+    {"max-buffered", 0, 0, G_OPTION_ARG_INT64, &max_buffered,
+          "Most body bytes held for all requests together (default 64 MiB)",
+        "BYTES"},
     {"insecure-http", 0, 0, G_OPTION_ARG_NONE, &insecure_http,
           "Allow --jwks-url and --api-url over plain http to a host that is "
           "not loopback (anyone on the path could substitute the keys)",
@@ -579,6 +653,16 @@ cli_webhook_listen (CliGlobal * global, gint argc, gchar ** argv)
   else if (exec_timeout < 0)
     ret = cli_fail (global, CLI_EXIT_USAGE, "--exec-timeout cannot be "
         "negative");
+  else if (max_conn < 1 || max_per_addr < 1)
+    ret = cli_fail (global, CLI_EXIT_USAGE, "--max-connections and "
+        "--max-connections-per-address must be at least 1");
+  else if (!(header_timeout >= 0.1 && header_timeout <= 3600) ||
+      !(body_timeout >= 0.1 && body_timeout <= 3600))
+    ret = cli_fail (global, CLI_EXIT_USAGE, "--header-timeout and "
+        "--body-timeout must be 0.1 to 3600 s");
+  else if (max_buffered < max_body)
+    ret = cli_fail (global, CLI_EXIT_USAGE, "--max-buffered must be at "
+        "least --max-body");
   else
     ret = CLI_EXIT_OK;
   if (ret != CLI_EXIT_OK)
@@ -586,6 +670,11 @@ cli_webhook_listen (CliGlobal * global, gint argc, gchar ** argv)
 
   l.max_body = max_body;
   l.keep_ids = keep_ids;
+  l.limits.max_connections = max_conn;
+  l.limits.max_per_address = max_per_addr;
+  l.limits.header_timeout_ms = (guint) (header_timeout * 1000);
+  l.limits.body_timeout_ms = (guint) (body_timeout * 1000);
+  l.limits.max_buffered = max_buffered;
   l.user_id = user_id;
   if (user_id == NULL || user_id[0] == '\0') {
     l.user_id = NULL;
@@ -652,6 +741,11 @@ cli_webhook_listen (CliGlobal * global, gint argc, gchar ** argv)
   process_next (&l);
 
   g_main_loop_run (l.loop);
+  if (l.listener_dead) {
+    ret = cli_fail (global, CLI_EXIT_INTERNAL, "the listener stopped "
+        "accepting connections; exiting so that it can be restarted");
+    goto out;
+  }
   event (&l, "stopped", NULL, NULL);
   ret = CLI_EXIT_OK;
 
@@ -671,6 +765,7 @@ out:
     soup_server_disconnect (l.server);
     g_object_unref (l.server);
   }
+  cli_guard_free (l.guard);
   g_clear_object (&l.cancellable);
   if (l.verifier)
     gst_object_unref (l.verifier);

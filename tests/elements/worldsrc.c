@@ -482,6 +482,55 @@ GST_START_TEST (test_renew_keeps_timeline)
 
 GST_END_TEST;
 
+/* the strings a session start reads (STUN, TURN, channel label) are set
+ * from another thread while sessions renew: each start copies them under
+ * the lock (ASan, in hardening/asan-elements, sees a use after free
+ * otherwise) */
+typedef struct
+{
+  GstElement *src;
+  gint stop;
+} Setter;
+
+static gpointer
+set_labels (gpointer data)
+{
+  Setter *s = data;
+  guint i;
+
+  /* bounded: at most 20 000 sets */
+  for (i = 0; i < 20000 && !g_atomic_int_get (&s->stop); i++) {
+    g_object_set (s->src, "channel-label", i % 2 ? "control" : "control-b",
+        "turn-server", NULL, NULL);
+    g_usleep (200);
+  }
+  return NULL;
+}
+
+GST_START_TEST (test_strings_set_while_renewing)
+{
+  ServiceHarness *svc = service_harness_start ("--world-max-blocks=1",
+      "--world-frames-per-block=8", NULL);
+  GstElement *pipeline = world_pipeline (svc, "renew=true");
+  BusLog *log = bus_log_new (pipeline);
+  Setter s = { get_src (pipeline), 0 };
+  GThread *thread;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  thread = g_thread_new ("setter", set_labels, &s);
+  /* three renewals with the strings changing under them */
+  gst_message_unref (expect (log, "session/negotiated", 3));
+  g_atomic_int_set (&s.stop, 1);
+  g_thread_join (thread);
+  bus_log_assert_no_error (log);
+  stop_pipeline (pipeline);
+  gst_object_unref (s.src);
+  bus_log_free (log);
+  service_harness_stop (svc);
+}
+
+GST_END_TEST;
+
 /* a transient refusal is retried, then the session starts */
 GST_START_TEST (test_transient_refusal_retried)
 {
@@ -992,6 +1041,7 @@ worldsrc_suite (void)
   tcase_add_test (tc, test_configure_prompt_commands_ping);
   tcase_add_test (tc, test_exhausted_gives_playable_mp4);
   tcase_add_test (tc, test_renew_keeps_timeline);
+  tcase_add_test (tc, test_strings_set_while_renewing);
   tcase_add_test (tc, test_vp8_to_webm_without_reencoding);
   tcase_add_test (tc, test_h264_to_mp4_without_reencoding);
   tcase_add_test (tc, test_transient_refusal_retried);

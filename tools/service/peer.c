@@ -581,6 +581,36 @@ on_bus_message (GstBus * bus, GstMessage * message, gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* webrtcbins not finalized yet, and when the last one was (monotonic
+ * time); written from any thread */
+G_LOCK_DEFINE_STATIC (alive);
+static guint alive_count;
+static gint64 last_finalized;
+
+static void
+webrtc_finalized (gpointer data, GObject * where_the_object_was)
+{
+  G_LOCK (alive);
+  alive_count--;
+  last_finalized = g_get_monotonic_time ();
+  G_UNLOCK (alive);
+}
+
+/* How many webrtcbins of this process are not finalized yet; @last_end
+ * (optional) gets the monotonic time when the last one was, 0 if none */
+guint
+svc_peer_count_alive (gint64 * last_end)
+{
+  guint n;
+
+  G_LOCK (alive);
+  n = alive_count;
+  if (last_end)
+    *last_end = last_finalized;
+  G_UNLOCK (alive);
+  return n;
+}
+
 SvcPeer *
 svc_peer_new (const SvcConfig * config, const SvcPeerCallbacks * callbacks,
     gpointer user_data)
@@ -602,6 +632,10 @@ svc_peer_new (const SvcConfig * config, const SvcPeerCallbacks * callbacks,
   g_object_set (peer->webrtc, "bundle-policy",
       GST_WEBRTC_BUNDLE_POLICY_MAX_BUNDLE, NULL);
   gst_bin_add (GST_BIN (peer->pipeline), peer->webrtc);
+  G_LOCK (alive);
+  alive_count++;
+  G_UNLOCK (alive);
+  g_object_weak_ref (G_OBJECT (peer->webrtc), webrtc_finalized, NULL);
 
   g_signal_connect (peer->webrtc, "on-data-channel",
       G_CALLBACK (on_data_channel), peer);
@@ -786,6 +820,73 @@ svc_peer_close_channel (SvcPeer * peer)
   }
 }
 
+static void
+wait_for_chain (const GValue * item, gpointer user_data)
+{
+  GstPad *pad = g_value_get_object (item);
+
+  GST_PAD_STREAM_LOCK (pad);
+  GST_PAD_STREAM_UNLOCK (pad);
+}
+
+/* GStreamer 1.22.0's sctpenc, going from PAUSED to READY, closes the SCTP
+ * socket of the association before it makes its sink pads flush, and the
+ * bin brings it down before the data channel's source upstream: a message
+ * that the channel's streaming thread is sending at that moment is still
+ * in usrsctp_sendv() on the freed socket (a SIGSEGV in that thread, the
+ * main thread in svc_peer_free). So before the pipeline goes down: a
+ * flush-start into sctpenc's source pad makes its sink pads flush (nothing
+ * more is sent; it goes on upstream to the channels' sources), then taking
+ * each sink pad's stream lock waits for a send still in usrsctp. */
+static void
+stop_channel_senders (GstElement * webrtc)
+{
+  GstIterator *it = gst_bin_iterate_recurse (GST_BIN (webrtc));
+  GPtrArray *encoders = g_ptr_array_new_with_free_func (gst_object_unref);
+  GValue v = G_VALUE_INIT;
+  gboolean done = FALSE;
+  guint i;
+
+  while (!done) {
+    switch (gst_iterator_next (it, &v)) {
+      case GST_ITERATOR_OK:{
+        GstElement *e = g_value_get_object (&v);
+        GstElementFactory *f = gst_element_get_factory (e);
+
+        if (f && g_str_equal (GST_OBJECT_NAME (f), "sctpenc"))
+          g_ptr_array_add (encoders, gst_object_ref (e));
+        g_value_reset (&v);
+        break;
+      }
+      case GST_ITERATOR_RESYNC:
+        g_ptr_array_set_size (encoders, 0);
+        gst_iterator_resync (it);
+        break;
+      default:
+        done = TRUE;
+        break;
+    }
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+
+  for (i = 0; i < encoders->len; i++) {
+    GstElement *enc = g_ptr_array_index (encoders, i);
+    GstPad *src = gst_element_get_static_pad (enc, "src");
+
+    if (src) {
+      gst_pad_send_event (src, gst_event_new_flush_start ());
+      gst_object_unref (src);
+    }
+    it = gst_element_iterate_sink_pads (enc);
+    while (gst_iterator_foreach (it, wait_for_chain, NULL) ==
+        GST_ITERATOR_RESYNC)
+      gst_iterator_resync (it);
+    gst_iterator_free (it);
+  }
+  g_ptr_array_unref (encoders);
+}
+
 /* Stops the pipeline (the media must be stopped first) and drops the
  * peer; no callback runs after this. */
 void
@@ -803,6 +904,7 @@ svc_peer_free (SvcPeer * peer)
   }
   if (peer->bus_watch)
     g_source_remove (peer->bus_watch);
+  stop_channel_senders (peer->webrtc);
   gst_element_set_state (peer->pipeline, GST_STATE_NULL);
 
   g_mutex_lock (&peer->lock);

@@ -271,6 +271,8 @@ director_suite (void)
 
   tcase_set_timeout (tc, 60);
   suite_add_tcase (s, tc);
+  /* after GST_END_TEST, before the process exits */
+  tcase_add_checked_fixture (tc, NULL, svc_settle_threads);
   tcase_add_test (tc, test_director_session);
   tcase_add_test (tc, test_director_session_limit);
   tcase_add_test (tc, test_director_configuration_timeout);

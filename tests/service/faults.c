@@ -219,6 +219,8 @@ faults_suite (void)
 
   tcase_set_timeout (tc, 60);
   suite_add_tcase (s, tc);
+  /* after GST_END_TEST, before the process exits */
+  tcase_add_checked_fixture (tc, NULL, svc_settle_threads);
   tcase_add_test (tc, test_fault_drop);
   tcase_add_test (tc, test_fault_drop_keep_response);
   tcase_add_test (tc, test_fault_director_stall);

@@ -1593,6 +1593,8 @@ platform_suite (void)
   tcase_set_timeout (tc, 60);
   tcase_set_timeout (tm, 120);
   suite_add_tcase (s, tc);
+  /* after GST_END_TEST, before the process exits */
+  tcase_add_checked_fixture (tc, NULL, svc_settle_threads);
   suite_add_tcase (s, tm);
   tcase_add_test (tc, test_key_set_and_meta);
   tcase_add_test (tc, test_delivery_signed);

@@ -119,8 +119,9 @@ read_log (gpointer data)
   return NULL;
 }
 
-/* SIGTERM, then a bounded wait: the exit status, or -1 when the service
- * did not exit in time. *@log (optional) gets what it wrote on stderr. */
+/* SIGTERM, then a bounded wait: the exit status, 128 + the signal when a
+ * signal ended it (139: SIGSEGV), or -1 when the service did not exit in
+ * time. *@log (optional) gets what it wrote on stderr. */
 gint
 svc_process_stop (SvcProcess * p, gchar ** log)
 {
@@ -137,6 +138,8 @@ svc_process_stop (SvcProcess * p, gchar ** log)
     g_source_remove (timer);
   if (done && g_subprocess_get_if_exited (p->process))
     status = g_subprocess_get_exit_status (p->process);
+  else if (done && g_subprocess_get_if_signaled (p->process))
+    status = 128 + g_subprocess_get_term_sig (p->process);
   if (!done) {
     g_subprocess_force_exit (p->process);
     while (!done)
@@ -279,6 +282,9 @@ struct _SvcClient
   GstWebRTCDataChannel *channel;
   GThread *http_thread;
   GCancellable *cancel;
+  GThread *ping_thread;
+  gint ping_stop;               /* atomic */
+  gint pings_sent;              /* atomic */
   gchar *offer;
 
   /* lock */
@@ -846,6 +852,38 @@ svc_client_start (SvcClient * c)
   return 200;
 }
 
+static gpointer
+ping_thread (gpointer data)
+{
+  SvcClient *c = data;
+  guint i = 0;
+
+  while (!g_atomic_int_get (&c->ping_stop)) {
+    gchar *text = g_strdup_printf ("{\"type\": \"ping\", \"ts\": %u}", i++);
+
+    if (gst_webrtc_data_channel_send_string_full (c->channel, text, NULL))
+      g_atomic_int_inc (&c->pings_sent);
+    g_free (text);
+    g_usleep (200);
+  }
+  return NULL;
+}
+
+/* Sends pings without a pause from a thread of its own until the client
+ * is freed; the pipeline stops while they go */
+void
+svc_client_start_pinging (SvcClient * c)
+{
+  g_assert (c->channel != NULL && c->ping_thread == NULL);
+  c->ping_thread = g_thread_new ("svc-client-ping", ping_thread, c);
+}
+
+guint
+svc_client_pings_sent (SvcClient * c)
+{
+  return g_atomic_int_get (&c->pings_sent);
+}
+
 SvcHttpReply *
 svc_client_error_reply (SvcClient * c)
 {
@@ -1069,6 +1107,70 @@ svc_client_channel_closed (SvcClient * c)
   return closed;
 }
 
+static void
+wait_for_chain (const GValue * item, gpointer user_data)
+{
+  GstPad *pad = g_value_get_object (item);
+
+  GST_PAD_STREAM_LOCK (pad);
+  GST_PAD_STREAM_UNLOCK (pad);
+}
+
+/* GStreamer 1.22.0's sctpenc closes the SCTP socket (PAUSED to READY)
+ * before its sink pads flush, and the bin brings it down before the data
+ * channel's source: a message on its way is then in usrsctp_sendv() on a
+ * freed socket. As the service does (tools/service/peer.c): a flush-start
+ * into sctpenc's source pad, then each sink pad's stream lock, before the
+ * pipeline goes down. */
+static void
+stop_channel_senders (GstElement * webrtc)
+{
+  GstIterator *it = gst_bin_iterate_recurse (GST_BIN (webrtc));
+  GPtrArray *encoders = g_ptr_array_new_with_free_func (gst_object_unref);
+  GValue v = G_VALUE_INIT;
+  gboolean done = FALSE;
+  guint i;
+
+  while (!done) {
+    switch (gst_iterator_next (it, &v)) {
+      case GST_ITERATOR_OK:{
+        GstElement *e = g_value_get_object (&v);
+        GstElementFactory *f = gst_element_get_factory (e);
+
+        if (f && g_str_equal (GST_OBJECT_NAME (f), "sctpenc"))
+          g_ptr_array_add (encoders, gst_object_ref (e));
+        g_value_reset (&v);
+        break;
+      }
+      case GST_ITERATOR_RESYNC:
+        g_ptr_array_set_size (encoders, 0);
+        gst_iterator_resync (it);
+        break;
+      default:
+        done = TRUE;
+        break;
+    }
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+
+  for (i = 0; i < encoders->len; i++) {
+    GstElement *enc = g_ptr_array_index (encoders, i);
+    GstPad *src = gst_element_get_static_pad (enc, "src");
+
+    if (src) {
+      gst_pad_send_event (src, gst_event_new_flush_start ());
+      gst_object_unref (src);
+    }
+    it = gst_element_iterate_sink_pads (enc);
+    while (gst_iterator_foreach (it, wait_for_chain, NULL) ==
+        GST_ITERATOR_RESYNC)
+      gst_iterator_resync (it);
+    gst_iterator_free (it);
+  }
+  g_ptr_array_unref (encoders);
+}
+
 void
 svc_client_free (SvcClient * c)
 {
@@ -1077,7 +1179,12 @@ svc_client_free (SvcClient * c)
   g_cancellable_cancel (c->cancel);
   if (c->http_thread)
     g_thread_join (c->http_thread);
+  stop_channel_senders (c->webrtc);
   gst_element_set_state (c->pipeline, GST_STATE_NULL);
+  if (c->ping_thread) {
+    g_atomic_int_set (&c->ping_stop, 1);
+    g_thread_join (c->ping_thread);
+  }
   if (c->channel) {
     g_signal_handlers_disconnect_by_data (c->channel, c);
     gst_object_unref (c->channel);
@@ -1105,4 +1212,47 @@ svc_client_free (SvcClient * c)
   g_mutex_clear (&c->lock);
   g_cond_clear (&c->cond);
   g_free (c);
+}
+
+static guint
+thread_count (void)
+{
+  GDir *dir = g_dir_open ("/proc/self/task", 0, NULL);
+  guint n = 0;
+
+  if (dir == NULL)
+    return 0;
+  while (g_dir_read_name (dir))
+    n++;
+  g_dir_close (dir);
+  return n;
+}
+
+/* A checked teardown (tcase_add_checked_fixture): GST_END_TEST has freed
+ * GStreamer's task pool, so the streaming threads of the test's
+ * webrtcbins end now; those that ran DTLS free OpenSSL's per-thread state
+ * as they end, and exit() runs OpenSSL's atexit cleanup, which frees the
+ * same state (a double free or a SIGSEGV in the test process after its
+ * last check). GLib's idle pool threads are told to end, then this waits
+ * (at most 3 s) until no thread has ended for 200 ms. As the element
+ * suites do (tests/elements/service-harness.c). */
+void
+svc_settle_threads (void)
+{
+  gint64 deadline = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
+  gint64 stable_since = g_get_monotonic_time ();
+  guint n = thread_count ();
+
+  while (g_get_monotonic_time () < deadline &&
+      g_get_monotonic_time () - stable_since < 200 * G_TIME_SPAN_MILLISECOND) {
+    guint now;
+
+    g_thread_pool_stop_unused_threads ();
+    g_usleep (5000);
+    now = thread_count ();
+    if (now != n) {
+      n = now;
+      stable_since = g_get_monotonic_time ();
+    }
+  }
 }

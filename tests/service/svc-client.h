@@ -21,6 +21,9 @@ SvcProcess *svc_process_start (const gchar * first_arg, ...)
     G_GNUC_NULL_TERMINATED;
 const gchar *svc_process_url (SvcProcess * process);
 gint svc_process_stop (SvcProcess * process, gchar ** log);
+/* a checked teardown of every suite: lets ending threads end before the
+ * test process exits */
+void svc_settle_threads (void);
 
 /* ---- plain HTTP ---- */
 
@@ -59,6 +62,10 @@ guint svc_client_start (SvcClient * client);
 SvcHttpReply *svc_client_error_reply (SvcClient * client);
 gboolean svc_client_wait_open (SvcClient * client, gint timeout_ms);
 gboolean svc_client_send (SvcClient * client, const gchar * text);
+/* pings from a thread of the client's until it is freed (its pipeline
+ * stops while they go) */
+void svc_client_start_pinging (SvcClient * client);
+guint svc_client_pings_sent (SvcClient * client);
 /* the next message of @type not returned before, or NULL after the
  * timeout; the object stays owned by the client */
 JsonObject *svc_client_wait_message (SvcClient * client, const gchar * type,

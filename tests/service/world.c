@@ -283,6 +283,8 @@ world_suite (void)
 
   tcase_set_timeout (tc, 60);
   suite_add_tcase (s, tc);
+  /* after GST_END_TEST, before the process exits */
+  tcase_add_checked_fixture (tc, NULL, svc_settle_threads);
   tcase_add_test (tc, test_world_session);
   tcase_add_test (tc, test_world_commands);
   tcase_add_test (tc, test_world_exhausted);

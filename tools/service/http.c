@@ -158,20 +158,17 @@ parse_body (SoupServerMessage * msg, GError ** error)
 {
   SoupMessageBody *body = soup_server_message_get_request_body (msg);
   GBytes *bytes = soup_message_body_flatten (body);
-  JsonParser *parser = json_parser_new ();
   gsize size;
   const gchar *data = g_bytes_get_data (bytes, &size);
   JsonNode *root = NULL;
 
-  if (size > GST_SESSION_MESSAGE_MAX_SIZE)
-    g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
-        "the body is too large");
-  else if (size == 0)
-    g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+  /* the library's one JSON gate before json-glib sees the text */
+  if (size == 0)
+    g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_JSON,
         "the body is empty");
-  else if (json_parser_load_from_data (parser, data, size, error))
-    root = json_node_copy (json_parser_get_root (parser));
-  g_object_unref (parser);
+  else
+    root = gst_session_json_parse (data, size, GST_SESSION_MESSAGE_MAX_SIZE,
+        GST_SESSION_MESSAGE_MAX_DEPTH, error);
   g_bytes_unref (bytes);
   return root;
 }
@@ -499,6 +496,60 @@ admin_sessions (SvcService * service, SoupServerMessage * msg)
   respond_json (msg, 200, builder_to_string (b));
 }
 
+/* Answers 413 at once and closes, without reading the body (libsoup would
+ * read and hold a whole declared body before any answer). */
+static void
+refuse_large_and_close (SoupServerMessage * msg)
+{
+  GIOStream *stream = soup_server_message_steal_connection (msg);
+  static const gchar body[] =
+      "{\"detail\":\"the body is too large\",\"error_type\":\"bad_request\"}";
+  gchar *answer;
+
+  if (stream == NULL)
+    return;
+  answer = g_strdup_printf ("HTTP/1.1 413 Request Entity Too Large\r\n"
+      "Content-Type: application/json\r\nContent-Length: %" G_GSIZE_FORMAT
+      "\r\nX-Svc-Error-Type: bad_request\r\nConnection: close\r\n\r\n%s",
+      strlen (body), body);
+  g_output_stream_write_all (g_io_stream_get_output_stream (stream), answer,
+      strlen (answer), NULL, NULL, NULL);
+  g_io_stream_close (stream, NULL, NULL);
+  g_object_unref (stream);
+  g_free (answer);
+}
+
+/* a chunked body counted as it arrives: past the limit what came is
+ * dropped (memory stays bounded) and the answer is 413 */
+static void
+on_body_chunk (SoupServerMessage * msg, GBytes * chunk, gpointer data)
+{
+  guint64 total = GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (msg),
+          "svc-body-bytes")) + g_bytes_get_size (chunk);
+
+  g_object_set_data (G_OBJECT (msg), "svc-body-bytes",
+      GSIZE_TO_POINTER ((gsize) MIN (total, G_MAXSIZE)));
+  if (total > SVC_MAX_BODY)
+    soup_message_body_truncate (soup_server_message_get_request_body (msg));
+}
+
+static void
+early_body_check (SoupServer * server, SoupServerMessage * msg,
+    const char *path, GHashTable * query, gpointer user_data)
+{
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+
+  if (soup_message_headers_get_encoding (headers) ==
+      SOUP_ENCODING_CONTENT_LENGTH &&
+      soup_message_headers_get_content_length (headers) > SVC_MAX_BODY) {
+    GST_INFO ("refusing a body of %" G_GINT64_FORMAT " bytes",
+        soup_message_headers_get_content_length (headers));
+    refuse_large_and_close (msg);
+    return;
+  }
+  g_signal_connect (msg, "got-chunk", G_CALLBACK (on_body_chunk), NULL);
+}
+
 static void
 handle_request (SoupServer * server, SoupServerMessage * msg,
     const char *path, GHashTable * query, gpointer user_data)
@@ -506,6 +557,13 @@ handle_request (SoupServer * server, SoupServerMessage * msg,
   SvcService *service = user_data;
 
   GST_DEBUG ("%s %s", soup_server_message_get_method (msg), path);
+  if (GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (msg),
+              "svc-body-bytes")) > SVC_MAX_BODY) {
+    soup_message_headers_replace (soup_server_message_get_response_headers
+        (msg), "Connection", "close");
+    respond_request_error (msg, 413, "bad_request", "the body is too large");
+    return;
+  }
   if (g_str_equal (path, "/world/start-session")) {
     start_session (service, msg, GST_SESSION_APP_WORLD);
   } else if (g_str_equal (path, "/director/start-session")) {
@@ -548,6 +606,8 @@ svc_service_new (SvcConfig * config, GPtrArray * rules, GError ** error)
   service->rules = rules;
   service->server = soup_server_new ("server-header", "gst-session-service/"
       PACKAGE_VERSION " ", NULL);
+  soup_server_add_early_handler (service->server, NULL, early_body_check,
+      service, NULL);
   soup_server_add_handler (service->server, NULL, handle_request, service,
       NULL);
 

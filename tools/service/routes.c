@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include "routes.h"
-#include "../../gst/session/json-private.h"
 #include "queue.h"
 #include "management.h"
 #include "webhook-sender.h"
@@ -77,8 +76,7 @@ svc_path_segments (const gchar * path)
   return segments;
 }
 
-/* json-glib parses recursively: nesting is bounded before it sees the
- * text (brackets outside strings count) */
+/* the deepest nesting a request body may have */
 #define MAX_DEPTH 64
 
 JsonNode *
@@ -86,30 +84,19 @@ svc_read_json_body (SoupServerMessage * msg, gsize max, gchar ** why)
 {
   SoupMessageBody *body = soup_server_message_get_request_body (msg);
   GBytes *bytes = soup_message_body_flatten (body);
-  JsonParser *parser;
   GError *error = NULL;
   gsize size;
   const gchar *data = g_bytes_get_data (bytes, &size);
   JsonNode *root = NULL;
 
-  if (size == 0) {
+  /* the library's one JSON gate: strict JSON, size and depth, before
+   * json-glib (which recurses) sees it */
+  if (size == 0)
     *why = g_strdup ("the body is empty");
-  } else if (size > max) {
-    *why = g_strdup_printf ("the body is larger than %" G_GSIZE_FORMAT
-        " bytes", max);
-  } else if (!g_utf8_validate (data, size, NULL)) {
-    *why = g_strdup ("the body is not UTF-8");
-  } else if (!json_depth_ok (data, size, MAX_DEPTH)) {
-    *why = g_strdup_printf ("the body nests deeper than %d levels", MAX_DEPTH);
-  } else {
-    parser = json_parser_new_immutable ();
-    if (json_parser_load_from_data (parser, data, size, &error))
-      root = json_node_ref (json_parser_get_root (parser));
-    else
-      *why = g_strdup_printf ("the body is not JSON: %s", error->message);
-    g_clear_error (&error);
-    g_object_unref (parser);
-  }
+  else if ((root = gst_session_json_parse (data, size, max, MAX_DEPTH,
+              &error)) == NULL)
+    *why = g_strdup_printf ("the body is %s", error->message);
+  g_clear_error (&error);
   g_bytes_unref (bytes);
   return root;
 }

@@ -71,6 +71,10 @@ void svc_respond_request_error (SoupServerMessage * msg, guint status,
 gboolean svc_check_auth (SvcService * service, SoupServerMessage * msg);
 gboolean svc_is_loopback_peer (SoupServerMessage * msg);
 
+/* the largest request body any endpoint takes (a queue input); a larger
+ * one is refused from its Content-Length, or while it arrives */
+#define SVC_MAX_BODY (1024 * 1024)
+
 #define SVC_MS(t) ((gdouble) (t) / GST_MSECOND)
 #define SVC_SECONDS(t) ((gdouble) (t) / GST_SECOND)
 

@@ -13,11 +13,6 @@
 
 G_BEGIN_DECLS
 
-/* TRUE when no array or object in @text is nested deeper than @max: checked
- * on the text, before a parser (which recurses) builds anything from it. */
-G_GNUC_INTERNAL
-gboolean json_depth_ok (const gchar * text, gsize length, guint max);
-
 /* @node as compact JSON text that is JSON: json_to_string() without the
  * ".0" json-glib 1.6 appends after an exponent (1e+78.0). */
 G_GNUC_INTERNAL

@@ -9,35 +9,6 @@
 
 #include "json-private.h"
 
-gboolean
-json_depth_ok (const gchar * text, gsize length, guint max)
-{
-  gboolean in_string = FALSE, escaped = FALSE;
-  guint depth = 0;
-  gsize i;
-
-  for (i = 0; i < length; i++) {
-    gchar c = text[i];
-
-    if (in_string) {
-      if (escaped)
-        escaped = FALSE;
-      else if (c == '\\')
-        escaped = TRUE;
-      else if (c == '"')
-        in_string = FALSE;
-    } else if (c == '"') {
-      in_string = TRUE;
-    } else if (c == '[' || c == '{') {
-      if (++depth > max)
-        return FALSE;
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      depth--;
-    }
-  }
-  return TRUE;
-}
-
 /* json-glib (1.6) appends ".0" to a double printed without a '.', even
  * after an exponent: 1e+78 comes out as "1e+78.0", which is not JSON.
  * Drops that ".0"; outside strings, an 'e' right after a digit is always

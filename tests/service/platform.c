@@ -1315,9 +1315,18 @@ GST_START_TEST (test_management)
 
 GST_END_TEST;
 
+/* each key a client of its own: the service checks them (a key nobody
+ * checks would not separate clients) */
+#define CLIENT_KEYS "--api-key=client-0", "--api-key=client-1", \
+    "--api-key=client-2", "--api-key=client-3", "--api-key=client-4", \
+    "--api-key=client-5", "--api-key=client-6", "--api-key=client-7", \
+    "--api-key=client-8", "--api-key=client-9", "--api-key=client-10", \
+    "--api-key=client-11", "--api-key=client-a", "--api-key=client-b", \
+    "--api-key=client-c", "--api-key=another-client"
+
 GST_START_TEST (test_rate_limits_exact)
 {
-  SvcProcess *p = svc_process_start (NULL, NULL);
+  SvcProcess *p = svc_process_start (CLIENT_KEYS, NULL);
   SoupSession *session = soup_session_new ();
   static const struct
   {
@@ -1380,7 +1389,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_rate_limits_shared)
 {
-  SvcProcess *p = svc_process_start (NULL, NULL);
+  SvcProcess *p = svc_process_start (CLIENT_KEYS, NULL), *keyless;
   SoupSession *session = soup_session_new ();
   GstSessionPlatform *a = unlimited_platform (p, "client-a");
   GstSessionPlatform *b = unlimited_platform (p, "client-b");
@@ -1418,20 +1427,31 @@ GST_START_TEST (test_rate_limits_shared)
   b = unlimited_platform (p, "client-b");
   fail_unless (manage (b, GST_SESSION_MANAGEMENT_OP_GET_RUNNERS, NULL) > 0);
 
-  /* without a key the client is the peer address */
-  for (n = 0; n < 60; n++)
-    fail_unless_equals_int (raw (session, "POST", p, "/runners/none/stop",
-            NULL, NULL, NULL), 404);
-  fail_unless_equals_int (raw (session, "POST", p, "/runners/none/stop",
-          NULL, NULL, NULL), 429);
+  /* a checked key is a client of its own */
   fail_unless_equals_int (raw (session, "POST", p, "/runners/none/stop",
           "client-c", NULL, NULL), 404);
 
+  /* a service that checks no key: the client is the peer address, and a
+   * key it does not check (rotated at will) escapes nothing */
+  keyless = svc_process_start (NULL, NULL);
+  for (n = 0; n < 60; n++)
+    fail_unless_equals_int (raw (session, "POST", keyless,
+            "/runners/none/stop", NULL, NULL, NULL), 404);
+  fail_unless_equals_int (raw (session, "POST", keyless, "/runners/none/stop",
+          NULL, NULL, NULL), 429);
+  fail_unless_equals_int (raw (session, "POST", keyless, "/runners/none/stop",
+          "rotated-key-1", NULL, NULL), 429);
   /* the admin reset closes every window */
-  fail_unless_equals_int (raw (session, "POST", p, "/admin/rate-limits/reset",
-          NULL, NULL, NULL), 200);
-  fail_unless_equals_int (raw (session, "POST", p, "/runners/none/stop",
+  fail_unless_equals_int (raw (session, "POST", keyless,
+          "/admin/rate-limits/reset", NULL, NULL, NULL), 200);
+  fail_unless_equals_int (raw (session, "POST", keyless, "/runners/none/stop",
           NULL, NULL, NULL), 404);
+  fail_unless_equals_int (svc_process_stop (keyless, NULL), 0);
+  /* with keys, the admin endpoints want one too */
+  fail_unless_equals_int (raw (session, "POST", p, "/admin/rate-limits/reset",
+          NULL, NULL, NULL), 401);
+  fail_unless_equals_int (raw (session, "POST", p, "/admin/rate-limits/reset",
+          "client-a", NULL, NULL), 200);
   fail_unless_equals_int (raw (session, "GET", p, "/runners", "client-b",
           NULL, NULL), 200);
 

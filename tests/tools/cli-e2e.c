@@ -807,7 +807,7 @@ GST_END_TEST;
 GST_START_TEST (test_wrong_account_refused)
 {
   CliChild *svc = service_start (), *l;
-  gchar *db = cli_tmp_path ("e2e8.db"), *out = cli_tmp_path ("e2e8.jsonl");
+  gchar *db = cli_tmp_path ("e2e11.db"), *out = cli_tmp_path ("e2e11.jsonl");
   gchar *jwks = jwks_url (svc), *hook, *id;
   const gchar *args[] = { "webhook", "listen", "--port", "0", "--jwks-url",
     jwks, "--db", db, "--jsonl", out, "--user-id", "another-account", NULL
@@ -850,7 +850,9 @@ manage_quiet (const gchar * key, const gchar * const *args)
 
 GST_START_TEST (test_rate_limits)
 {
-  CliChild *svc = service_start ();
+  CliChild *svc = cli_service_start ("--time-scale", "0.01", "--api-key",
+      "rate-client-1", "--api-key", "rate-client-2", "--api-key",
+      "rate-client-3", NULL);
   const gchar *env[] = { "GST_SESSION_API_KEY=rate-client-1", NULL };
   const gchar *stop_nope[] = { "runners", "stop", "nope", "--api-url",
     svc->url, NULL
@@ -885,7 +887,7 @@ GST_START_TEST (test_rate_limits)
   fail_unless_equals_int (run->status, 0);
   fail_unless (strstr (run->out, "state: running") != NULL, "%s", run->out);
   cli_run_free (run);
-  /* another client has its own windows */
+  /* another client (a key the service checks) has its own windows */
   fail_unless_equals_int (manage_quiet ("rate-client-2", stop_nope), 3);
 
   /* 90 execs a window; --json gives retry_after */

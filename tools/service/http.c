@@ -100,14 +100,15 @@ static gboolean
 check_auth (SvcService * service, SoupServerMessage * msg)
 {
   const gchar *header;
+  gchar **k;
 
-  if (!service->config->api_key)
+  if (!service->config->api_keys)
     return TRUE;
   header = soup_message_headers_get_one (soup_server_message_get_request_headers
       (msg), "Authorization");
-  if (header && g_str_has_prefix (header, "Key ") &&
-      secure_equal (header + 4, service->config->api_key))
-    return TRUE;
+  for (k = service->config->api_keys; header && *k; k++)
+    if (g_str_has_prefix (header, "Key ") && secure_equal (header + 4, *k))
+      return TRUE;
   GST_INFO ("refusing a request without the right key");
   respond_request_error (msg, 401, "bad_request",
       header ? "the API key is not valid" :

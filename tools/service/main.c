@@ -161,8 +161,9 @@ main (int argc, char **argv)
         "Address to listen on (default 127.0.0.1)", "ADDR"},
     {"port", 0, 0, G_OPTION_ARG_INT, &port,
         "Port to listen on; 0 picks a free one (default 0)", "PORT"},
-    {"api-key", 0, 0, G_OPTION_ARG_STRING, &config.api_key,
-        "Require 'Authorization: Key KEY' (default: no key)", "KEY"},
+    {"api-key", 0, 0, G_OPTION_ARG_STRING_ARRAY, &config.api_keys,
+        "Require 'Authorization: Key KEY' (repeatable: one key per client; "
+          "default: no key)", "KEY"},
     {"runners", 0, 0, G_OPTION_ARG_INT, &runners,
         "Concurrent sessions per app (default 1)", "N"},
     {"video-codec", 0, 0, G_OPTION_ARG_STRING, &codec,
@@ -308,7 +309,7 @@ main (int argc, char **argv)
   fflush (stdout);
   g_printerr ("gst-session-service: listening on %s (world, director; %s "
       "media, %s)\n", url, config.media_cached ? "cached" : "live",
-      config.api_key ? "key required" : "no key");
+      config.api_keys ? "key required" : "no key");
   g_free (url);
 
   app.loop = g_main_loop_new (NULL, FALSE);
@@ -325,7 +326,7 @@ main (int argc, char **argv)
     g_printerr ("gst-session-service: threads still ending after %d ms\n",
         SETTLE_MAX_MS);
   g_free (config.host);
-  g_free (config.api_key);
+  g_strfreev (config.api_keys);
   g_strfreev (config.blocked_words);
   g_free (config.webhook_user_id);
   g_strfreev (config.webhook_ip_ranges);

@@ -30,7 +30,7 @@ typedef struct
 {
   gchar *host;
   guint port;
-  gchar *api_key;               /* never logged */
+  gchar **api_keys;             /* any of them is accepted; never logged */
   guint runners;                /* concurrent sessions per app */
   SvcCodec video_codec;         /* preferred codec when the offer has both */
   gboolean media_cached;

@@ -10,6 +10,7 @@
  */
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <string.h>
 #include <sqlite3.h>
 #include <json-glib/json-glib.h>
@@ -478,6 +479,62 @@ GST_START_TEST (test_locked_database)
   cli_child_free (svc);
   g_free (health);
   g_free (id);
+  g_free (hook);
+  g_free (out);
+  g_free (db);
+}
+
+GST_END_TEST;
+
+/* the disk fills up (a file size limit: RLIMIT_FSIZE, inherited by the
+ * receiver): deliveries that cannot be stored are answered 503, never 2xx,
+ * the receiver lives on, and after a restart with room nothing is lost */
+GST_START_TEST (test_disk_full)
+{
+  CliChild *svc = service_start (), *l;
+  gchar *db = cli_tmp_path ("e2e12.db"), *out = cli_tmp_path ("e2e12.jsonl");
+  gchar *hook, *ids[4], *port, *health;
+  GString *big = g_string_new ("{\"pad\": \"");
+  struct rlimit saved, small;
+  gint rows, processed;
+  guint i;
+
+  for (i = 0; i < 100 * 1024; i++)
+    g_string_append_c (big, 'x');
+  g_string_append (big, "\"}");
+  fail_unless (getrlimit (RLIMIT_FSIZE, &saved) == 0);
+  small = saved;
+  small.rlim_cur = 192 * 1024;
+  fail_unless (setrlimit (RLIMIT_FSIZE, &small) == 0);
+  l = listen_start (svc, "0", db, "--jsonl", out);
+  fail_unless (setrlimit (RLIMIT_FSIZE, &saved) == 0);
+  hook = webhook_url (l);
+  health = g_strconcat (l->url, "/healthz", NULL);
+  for (i = 0; i < G_N_ELEMENTS (ids); i++)
+    ids[i] = submit (svc, "reference/echo", hook, big->str);
+  fail_unless (cli_child_wait_stderr (l, "store-failed", 1, WAIT_MS),
+      "no delivery met the full disk");
+  fail_unless_equals_int (cli_http ("GET", health, NULL, NULL), 200);
+  port = g_strdup (strrchr (l->url, ':') + 1);
+  cli_child_stop (l);
+  cli_child_free (l);
+
+  /* room again, same port: the service's next attempts are stored */
+  l = listen_start (svc, port, db, "--jsonl", out);
+  for (i = 0; i < G_N_ELEMENTS (ids); i++) {
+    fail_unless (wait_processed (l, ids[i]), "delivery %u was lost", i);
+    db_row (db, ids[i], &rows, &processed);
+    fail_unless_equals_int (rows, 1);
+  }
+  cli_child_stop (l);
+  cli_child_free (l);
+  cli_child_stop (svc);
+  cli_child_free (svc);
+  for (i = 0; i < G_N_ELEMENTS (ids); i++)
+    g_free (ids[i]);
+  g_string_free (big, TRUE);
+  g_free (port);
+  g_free (health);
   g_free (hook);
   g_free (out);
   g_free (db);
@@ -1040,6 +1097,7 @@ cli_e2e_suite (void)
   tcase_add_test (tc, test_duplicate_processed_once);
   tcase_add_test (tc, test_kill9_between_store_and_process);
   tcase_add_test (tc, test_exec_timeout);
+  tcase_add_test (tc, test_disk_full);
   tcase_add_test (tc, test_locked_database);
   tcase_add_test (tc, test_exec_closes_stdin);
   tcase_add_test (tc, test_receiver_down_gets_retry);

@@ -668,6 +668,9 @@ cli_webhook_listen (CliGlobal * global, gint argc, gchar ** argv)
   if (ret != CLI_EXIT_OK)
     goto out;
 
+  /* a full file system or a file size limit makes a write fail (EFBIG),
+   * answered 503, instead of killing the receiver */
+  signal (SIGXFSZ, SIG_IGN);
   l.max_body = max_body;
   l.keep_ids = keep_ids;
   l.limits.max_connections = max_conn;

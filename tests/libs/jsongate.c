@@ -185,6 +185,47 @@ GST_START_TEST (test_parse)
 
 GST_END_TEST;
 
+/* every parser of peer text in the library meets the same inputs: each
+ * is refused (or, for an HTTP error body, not used), none crashes */
+GST_START_TEST (test_entry_points)
+{
+  gchar *hidden = nested (100000, "{\"x\": /*\"*/ ");
+  const gchar *inputs[] = { "{\"type\": \"pong\" /* c */}",
+    "{'type': 'pong'}", "# c\n{\"type\": \"pong\"}",
+    "{\"type\": \"pong\", \"ts\": 1e400}", "\xef\xbb\xbf{\"type\": \"pong\"}",
+    "{\"type\": \"\\ud800\"}", hidden
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (inputs); i++) {
+    gsize len = strlen (inputs[i]);
+    GError *err = NULL;
+    GstSessionHttpError *http;
+
+    fail_if (gst_session_message_parse (GST_SESSION_APP_WORLD,
+            GST_SESSION_DIRECTION_SERVICE, inputs[i], len, &err));
+    fail_unless (g_error_matches (err, GST_SESSION_ERROR,
+            GST_SESSION_ERROR_INVALID_JSON), "message: %s", err->message);
+    g_clear_error (&err);
+    fail_if (gst_session_webhook_key_set_parse (inputs[i], len, &err));
+    g_clear_error (&err);
+    fail_if (gst_session_webhook_delivery_parse (inputs[i], len, len, "r-1",
+            &err));
+    g_clear_error (&err);
+    fail_if (gst_session_webhook_ip_ranges_parse (inputs[i], len, &err));
+    g_clear_error (&err);
+    /* an error body that is not strict JSON is not read: the status
+     * alone decides */
+    http = gst_session_http_error_parse (500, NULL, inputs[i], len);
+    fail_unless (http != NULL);
+    fail_if (http->detail && strstr (http->detail, "pong"));
+    gst_session_http_error_free (http);
+  }
+  g_free (hidden);
+}
+
+GST_END_TEST;
+
 static Suite *
 jsongate_suite (void)
 {
@@ -197,6 +238,7 @@ jsongate_suite (void)
   tcase_add_test (tc, test_depth);
   tcase_add_test (tc, test_size);
   tcase_add_test (tc, test_parse);
+  tcase_add_test (tc, test_entry_points);
   return s;
 }
 

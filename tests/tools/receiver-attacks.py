@@ -33,8 +33,8 @@ def start(tmp, nofile=None, extra=()):
             "--db", os.path.join(tmp, "d.db"),
             "--jsonl", os.path.join(tmp, "d.jsonl"),
             "--header-timeout", "2", "--body-timeout", "2", *extra]
-    p = subprocess.Popen(args, stdout=subprocess.PIPE,
-                         stderr=open(os.path.join(tmp, "listen.log"), "w"),
+    log = open(os.path.join(tmp, "listen.log"), "wb")
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=log,
                          preexec_fn=limit, text=True)
     url = p.stdout.readline().strip()
     host, port = url.rsplit("/", 1)[-1].rsplit(":", 1)

@@ -591,8 +591,11 @@ deliver_one (SvcProcess * p, GstSessionPlatform * platform, Receiver * rv,
     GstSessionWebhookKeySet * keys, const gchar * app, const gchar * body)
 {
   gchar *hook = receiver_url (rv);
+  /* counted before the submission: its delivery can come before submit()
+   * returns (an instant app at --time-scale=0.01, a loaded machine) */
+  guint before = receiver_count (rv);
   gchar *id = submit (platform, app, hook, body);
-  Received *r = receiver_wait (rv, receiver_count (rv) + 1, TIMEOUT);
+  Received *r = receiver_wait (rv, before + 1, TIMEOUT);
   GstSessionWebhookDelivery *d;
 
   fail_unless (r != NULL, "no delivery of %s", app);

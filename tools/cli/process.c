@@ -405,8 +405,13 @@ exec_run (CliProcessor * p, const CliDelivery * d, GTask * task)
     g_object_unref (task);
     return;
   }
-  p->pgid = (pid_t) g_ascii_strtoll (g_subprocess_get_identifier (p->proc),
-      NULL, 10);
+  /* NULL once the command has ended and been reaped: a command that exits
+   * at once can be gone already (then there is no group to signal) */
+  {
+    const gchar *id = g_subprocess_get_identifier (p->proc);
+
+    p->pgid = id ? (pid_t) g_ascii_strtoll (id, NULL, 10) : 0;
+  }
   if (p->exec_timeout)
     p->timeout_id = g_timeout_add_seconds (p->exec_timeout, on_exec_timeout, p);
   g_subprocess_communicate_async (p->proc, d->body, NULL, on_communicated,

@@ -10,6 +10,7 @@
 #include <gst/session/sessionerror.h>
 #include <gst/session/elementcheck.h>
 #include <gst/session/jsongate.h>
+#include <gst/session/teardown.h>
 #include <gst/session/message.h>
 #include <gst/session/world.h>
 #include <gst/session/director.h>

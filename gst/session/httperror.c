@@ -377,7 +377,7 @@ append_loc_segment (GString * pointer, JsonNode * segment)
   }
   /* not shown by the spec: any other segment is written as its JSON text */
   {
-    gchar *text = json_to_string (segment, FALSE);
+    gchar *text = gst_session_json_write (segment, FALSE);
 
     append_pointer_token (pointer, text ? text : "");
     g_free (text);
@@ -625,7 +625,7 @@ item_from_json (JsonNode * node)
     item->ctx = ctx_to_structure (json_node_get_object (member));
   member = json_object_get_member (object, "input");
   if (member)
-    item->input = json_to_string (member, FALSE);
+    item->input = gst_session_json_write (member, FALSE);
   check_ctx_keys (item);
   return item;
 }

@@ -17,6 +17,11 @@
  * strings can be fooled (`/ *"* /` then a deep nesting). The gate is a
  * complete, non-recursive scan of the RFC 8259 grammar: what it accepts,
  * json-glib parses the same way, within the limits.
+ *
+ * Going out, gst_session_json_write() is the one writer: json-glib 1.6's
+ * generator leaves U+001F unescaped and prints a double such as 1e+78 as
+ * `1e+78.0`, neither of which is JSON (and the gate would refuse both when
+ * the text comes back).
  */
 
 #ifdef HAVE_CONFIG_H
@@ -371,4 +376,65 @@ gst_session_json_parse (const gchar * text, gsize length, gsize max_size,
     g_set_error_literal (error, GST_SESSION_ERROR,
         GST_SESSION_ERROR_INVALID_JSON, "not JSON: no value");
   return root;
+}
+
+/**
+ * gst_session_json_write:
+ * @node: the value to print
+ * @pretty: whether to indent
+ *
+ * Prints @node as RFC 8259 JSON: json-glib's generator, then its two
+ * faults in 1.6 mended: a raw U+001F inside a string becomes `\u001f`, and
+ * the `.0` it appends after an exponent (`1e+78.0`) is dropped. What this
+ * prints, gst_session_json_check() accepts.
+ *
+ * Returns: (transfer full): the text
+ */
+gchar *
+gst_session_json_write (JsonNode * node, gboolean pretty)
+{
+  JsonGenerator *gen = json_generator_new ();
+  gchar *raw;
+  const gchar *r;
+  GString *out;
+  gboolean in_string = FALSE;
+
+  json_generator_set_pretty (gen, pretty);
+  json_generator_set_root (gen, node);
+  raw = json_generator_to_data (gen, NULL);
+  g_object_unref (gen);
+
+  out = g_string_sized_new (strlen (raw) + 8);
+  for (r = raw; *r;) {
+    gchar c = *r++;
+
+    if (in_string) {
+      if (c == '\\' && *r) {
+        g_string_append_c (out, c);
+        g_string_append_c (out, *r++);
+      } else if ((guchar) c < 0x20) {
+        g_string_append_printf (out, "\\u%04x", (guint) (guchar) c);
+      } else {
+        if (c == '"')
+          in_string = FALSE;
+        g_string_append_c (out, c);
+      }
+      continue;
+    }
+    g_string_append_c (out, c);
+    if (c == '"') {
+      in_string = TRUE;
+    } else if ((c == 'e' || c == 'E') && out->len >= 2
+        && g_ascii_isdigit (out->str[out->len - 2])) {
+      /* outside strings, an 'e' right after a digit is an exponent */
+      if (*r == '+' || *r == '-')
+        g_string_append_c (out, *r++);
+      while (g_ascii_isdigit (*r))
+        g_string_append_c (out, *r++);
+      if (r[0] == '.' && r[1] == '0' && !g_ascii_isdigit (r[2]))
+        r += 2;
+    }
+  }
+  g_free (raw);
+  return g_string_free (out, FALSE);
 }

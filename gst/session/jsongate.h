@@ -26,6 +26,9 @@ GST_SESSION_API
 JsonNode *gst_session_json_parse (const gchar * text, gsize length,
     gsize max_size, guint max_depth, GError ** error);
 
+GST_SESSION_API
+gchar *gst_session_json_write (JsonNode * node, gboolean pretty);
+
 G_END_DECLS
 
 #endif /* __GST_SESSION_JSON_GATE_H__ */

@@ -962,7 +962,6 @@ static GBytes *
 build_command (const gchar * const *command)
 {
   JsonBuilder *builder = json_builder_new_immutable ();
-  JsonGenerator *gen = json_generator_new ();
   JsonNode *root;
   gchar *text;
   gsize length;
@@ -976,10 +975,9 @@ build_command (const gchar * const *command)
   json_builder_end_array (builder);
   json_builder_end_object (builder);
   root = json_builder_get_root (builder);
-  json_generator_set_root (gen, root);
-  text = json_generator_to_data (gen, &length);
+  text = gst_session_json_write (root, FALSE);
+  length = strlen (text);
   json_node_unref (root);
-  g_object_unref (gen);
   g_object_unref (builder);
   return g_bytes_new_take (text, length);
 }

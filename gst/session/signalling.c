@@ -444,7 +444,6 @@ static GBytes *
 build_offer (const gchar * sdp, const gchar * session_id)
 {
   JsonBuilder *builder = json_builder_new_immutable ();
-  JsonGenerator *gen;
   JsonNode *root;
   gchar *text;
   gsize length;
@@ -459,12 +458,10 @@ build_offer (const gchar * sdp, const gchar * session_id)
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
-  gen = json_generator_new ();
-  json_generator_set_root (gen, root);
-  text = json_generator_to_data (gen, &length);
+  text = gst_session_json_write (root, FALSE);
+  length = strlen (text);
 
   json_node_unref (root);
-  g_object_unref (gen);
   g_object_unref (builder);
 
   return g_bytes_new_take (text, length);

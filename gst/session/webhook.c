@@ -1120,7 +1120,7 @@ delivery_read_detail (GstSessionWebhookDelivery * d)
   if (detail == NULL || !JSON_NODE_HOLDS_ARRAY (detail))
     return;
 
-  array = json_to_string (detail, FALSE);
+  array = gst_session_json_write (detail, FALSE);
   text = g_strconcat ("{\"detail\": ", array, "}", NULL);
   parsed = gst_session_http_error_parse (0, NULL, text, strlen (text));
   if (parsed->kind == GST_SESSION_HTTP_ERROR_KIND_MODEL) {

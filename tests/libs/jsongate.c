@@ -135,8 +135,7 @@ GST_START_TEST (test_depth)
   fail_unless (strstr (err->message, "deeper than 8") != NULL, "%s",
       err->message);
   g_clear_error (&err);
-  fail_if (gst_session_json_check (hidden, strlen (hidden), 1 << 20, 32,
-          &err));
+  fail_if (gst_session_json_check (hidden, strlen (hidden), 1 << 20, 32, &err));
   fail_unless (strstr (err->message, "comment") != NULL, "%s", err->message);
   g_clear_error (&err);
   fail_if (gst_session_json_check (plain, strlen (plain), 1 << 20, 32, &err));
@@ -226,6 +225,57 @@ GST_START_TEST (test_entry_points)
 
 GST_END_TEST;
 
+/* what the library writes, the gate reads back: every control character
+ * escaped (json-glib 1.6 leaves U+001F raw), no ".0" after an exponent */
+GST_START_TEST (test_write)
+{
+  JsonNode *node;
+  JsonArray *array = json_array_new ();
+  gchar *text, *s;
+  guint c;
+
+  for (c = 1; c < 0x20; c++) {
+    gchar str[] = { 'a', (gchar) c, 'b', 0 };
+
+    json_array_add_string_element (array, str);
+  }
+  json_array_add_double_element (array, 1e78);
+  json_array_add_double_element (array, -2.5e-300);
+  node = json_node_init_array (json_node_alloc (), array);
+  json_array_unref (array);
+
+  text = gst_session_json_write (node, FALSE);
+  fail_unless (strstr (text, "\\u001f") != NULL, "%s", text);
+  fail_if (strstr (text, "e+78.0") != NULL, "%s", text);
+  for (s = text; *s; s++)
+    fail_if ((guchar) * s < 0x20, "raw byte 0x%02x in %s", *s, text);
+  {
+    GError *err = NULL;
+    JsonNode *again = gst_session_json_parse (text, strlen (text), 1 << 16,
+        8, &err);
+    JsonArray *back;
+
+    fail_unless (again != NULL, "%s: %s", text, err ? err->message : "");
+    back = json_node_get_array (again);
+    for (c = 1; c < 0x20; c++)
+      fail_unless_equals_int (json_array_get_string_element (back,
+              c - 1)[1], c);
+    fail_unless (json_array_get_double_element (back, 31) == 1e78);
+    json_node_unref (again);
+  }
+  g_free (text);
+
+  /* pretty: indented, and still read back */
+  text = gst_session_json_write (node, TRUE);
+  fail_unless (strchr (text, '\n') != NULL);
+  fail_unless (gst_session_json_check (text, strlen (text), 1 << 16, 8,
+          NULL), "%s", text);
+  g_free (text);
+  json_node_unref (node);
+}
+
+GST_END_TEST;
+
 static Suite *
 jsongate_suite (void)
 {
@@ -239,6 +289,7 @@ jsongate_suite (void)
   tcase_add_test (tc, test_size);
   tcase_add_test (tc, test_parse);
   tcase_add_test (tc, test_entry_points);
+  tcase_add_test (tc, test_write);
   return s;
 }
 

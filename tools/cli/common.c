@@ -165,14 +165,7 @@ cli_fail_with (const CliGlobal * global, gint code, JsonObject * extra,
 gchar *
 cli_json_to_string (JsonNode * node, gboolean pretty)
 {
-  JsonGenerator *gen = json_generator_new ();
-  gchar *text;
-
-  json_generator_set_pretty (gen, pretty);
-  json_generator_set_root (gen, node);
-  text = json_generator_to_data (gen, NULL);
-  g_object_unref (gen);
-  return text;
+  return gst_session_json_write (node, pretty);
 }
 
 void

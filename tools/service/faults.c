@@ -650,7 +650,7 @@ svc_faults_refusal (const SvcFaults * faults, const gchar * base_url,
   }
   json_builder_end_object (b);
   root = json_builder_get_root (b);
-  *body = json_to_string (root, FALSE);
+  *body = gst_session_json_write (root, FALSE);
   json_node_unref (root);
   g_object_unref (b);
   return TRUE;

@@ -59,7 +59,7 @@ static gchar *
 builder_to_string (JsonBuilder * b)
 {
   JsonNode *root = json_builder_get_root (b);
-  gchar *text = json_to_string (root, FALSE);
+  gchar *text = gst_session_json_write (root, FALSE);
 
   json_node_unref (root);
   g_object_unref (b);

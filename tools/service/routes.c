@@ -37,7 +37,7 @@ gchar *
 svc_json_builder_finish (JsonBuilder * b)
 {
   JsonNode *root = json_builder_get_root (b);
-  gchar *text = json_to_string (root, FALSE);
+  gchar *text = gst_session_json_write (root, FALSE);
 
   json_node_unref (root);
   g_object_unref (b);

@@ -320,7 +320,7 @@ svc_session_respond_error (SvcSession * s, guint status, const gchar * type,
   json_builder_add_string_value (b, type);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
-  body = json_to_string (root, FALSE);
+  body = gst_session_json_write (root, FALSE);
   json_node_unref (root);
   g_object_unref (b);
 
@@ -442,7 +442,7 @@ send_answer (SvcSession * s, const gchar * sdp)
   json_builder_add_string_value (b, s->id);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
-  json = json_to_string (root, FALSE);
+  json = gst_session_json_write (root, FALSE);
   json_node_unref (root);
   g_object_unref (b);
 

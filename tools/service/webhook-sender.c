@@ -259,7 +259,7 @@ svc_webhooks_meta (SvcWebhooks * hooks)
   json_builder_end_array (b);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
-  text = json_to_string (root, FALSE);
+  text = gst_session_json_write (root, FALSE);
   json_node_unref (root);
   g_object_unref (b);
   return text;

@@ -543,7 +543,7 @@ feeder_need_data (GstAppSrc * appsrc, guint length, gpointer user_data)
    * the model makes them. With sound, every buffer leaves once its span is
    * over (an audio block once complete), so that audio and video reach the
    * network with the relation of their timestamps, which is the one the
-   * sender reports (rtpbin maps them by send time). */
+   * sender reports. */
   if (!feeder_wait_until (feeder, feeder->is_video && !media->settings.audio ?
           pts : end))
     return;

@@ -632,6 +632,20 @@ svc_peer_new (const SvcConfig * config, const SvcPeerCallbacks * callbacks,
   g_object_set (peer->webrtc, "bundle-policy",
       GST_WEBRTC_BUNDLE_POLICY_MAX_BUNDLE, NULL);
   gst_bin_add (GST_BIN (peer->pipeline), peer->webrtc);
+  {
+    /* sender reports pair each RTP time with the instant it was captured
+     * (the buffer's running time), as a browser's do, not with when the
+     * packet left: an encoder that falls behind on a loaded machine would
+     * otherwise move the receiver's lip-sync by its delay (hundreds of ms,
+     * measured) */
+    GstElement *rtpbin = gst_bin_get_by_name (GST_BIN (peer->webrtc),
+        "rtpbin");
+
+    if (rtpbin) {
+      g_object_set (rtpbin, "rtcp-sync-send-time", FALSE, NULL);
+      gst_object_unref (rtpbin);
+    }
+  }
   G_LOCK (alive);
   alive_count++;
   G_UNLOCK (alive);

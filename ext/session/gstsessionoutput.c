@@ -12,7 +12,9 @@
  *   furthest, so they end together;
  * - each input is placed at its sender timestamp plus one transport latency
  *   shared by both streams (see map_input): audio and video keep the
- *   sender's relation;
+ *   sender's relation. The sender timestamp is its capture time from the
+ *   sender reports (rtpbin's reference timestamp meta, see sender_time)
+ *   once they came, before that the jitterbuffer's timestamp;
  * - video is a constant-rate sequence of slots: a frame takes the slot
  *   nearest its time, slots before it repeat the last frame, a frame whose
  *   slot is taken is dropped; when input is overdue (a stall, a renewal) a
@@ -60,6 +62,12 @@ GST_DEBUG_CATEGORY_STATIC (session_output_debug);
 #define FILL_MARGIN (30 * GST_MSECOND)
 /* a filler iteration pushes at most this much before looking again */
 #define MAX_FILL_PER_WAKE 64
+/* a sender time this far from where the others put it is not believed */
+#define NTP_IMPLAUSIBLE (500 * GST_MSECOND)
+/* the offset from sender time to running time follows the jitterbuffer's
+ * timestamps by 1/this of each input's difference: it tracks the drift of
+ * the two clocks (a time constant of some seconds), not their noise */
+#define NTP_FOLLOW 256
 
 struct _GstSessionOutput
 {
@@ -239,6 +247,7 @@ gst_session_output_stop (GstSessionOutput * out)
   out->origin->origin = GST_CLOCK_TIME_NONE;
   out->origin->have_latency[out->kind] = FALSE;
   out->origin->rise_pending[out->kind] = FALSE;
+  out->origin->have_ntp_offset = FALSE;
   g_mutex_unlock (&out->origin->lock);
 }
 
@@ -475,6 +484,57 @@ start_timeline (GstSessionOutput * out, GstClockTime now)
   g_cond_broadcast (&out->cond);
 }
 
+static GstCaps *
+ntp_reference_caps (void)
+{
+  static GstCaps *caps;
+
+  if (g_once_init_enter (&caps)) {
+    GstCaps *c = gst_caps_new_empty_simple ("timestamp/x-ntp");
+
+    GST_MINI_OBJECT_FLAG_SET (c, GST_MINI_OBJECT_FLAG_MAY_BE_LEAKED);
+    g_once_init_leave (&caps, c);
+  }
+  return caps;
+}
+
+/* The input's sender time, as running time. rtpbin's lip-sync moves one
+ * stream's timestamps at each sender report by its estimate of the two
+ * streams' arrival delays, which on a loaded machine is off by up to 100
+ * ms and more from one report to the next (measured: 38 to 198 ms within
+ * 10 s). The sender reports also give each input its capture time on the
+ * sender's clock (the reference timestamp meta rtpbin adds, kept by the
+ * depayloaders and decoders): one clock for both streams, so their
+ * relation is the sender's exactly. It is brought to running time by one
+ * offset per session, shared by both streams, that follows the
+ * jitterbuffer's timestamps slowly (the drift of the two clocks). Before
+ * the first report, and for a capture time far from the others, the
+ * jitterbuffer's timestamp. Called with the origin lock. */
+static GstClockTime
+sender_time (GstSessionOutputOrigin * o, GstBuffer * in)
+{
+  GstClockTime pts = GST_BUFFER_PTS (in);
+  GstReferenceTimestampMeta *meta;
+  GstClockTimeDiff diff;
+
+  meta = gst_buffer_get_reference_timestamp_meta (in, ntp_reference_caps ());
+  if (meta == NULL || !GST_CLOCK_TIME_IS_VALID (pts) ||
+      !GST_CLOCK_TIME_IS_VALID (meta->timestamp))
+    return pts;
+  diff = GST_CLOCK_DIFF (meta->timestamp, pts);
+  if (!o->have_ntp_offset) {
+    o->ntp_offset = diff;
+    o->have_ntp_offset = TRUE;
+  } else if (ABS (diff - o->ntp_offset) > NTP_IMPLAUSIBLE) {
+    return pts;
+  } else {
+    o->ntp_offset += (diff - o->ntp_offset) / NTP_FOLLOW;
+  }
+  if (o->ntp_offset < 0 && meta->timestamp < (GstClockTime) - o->ntp_offset)
+    return pts;
+  return meta->timestamp + o->ntp_offset;
+}
+
 /* The running time on the output timeline of an input. Each stream's
  * transport latency (arrival minus the sender's timestamp, as the
  * jitterbuffer and rtpbin's RTCP sync give it) is tracked, smoothed; both
@@ -488,14 +548,17 @@ static GstClockTime
 map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
 {
   GstSessionOutputOrigin *o = out->origin;
-  GstClockTime pts = GST_BUFFER_PTS (in);
+  GstClockTime pts;
   GstClockTimeDiff lat, rise, common;
   gint k = out->kind, other = 1 - out->kind;
 
-  if (!GST_CLOCK_TIME_IS_VALID (pts))
-    return now;
-  lat = GST_CLOCK_DIFF (pts, now);
   g_mutex_lock (&o->lock);
+  pts = sender_time (o, in);
+  if (!GST_CLOCK_TIME_IS_VALID (pts)) {
+    g_mutex_unlock (&o->lock);
+    return now;
+  }
+  lat = GST_CLOCK_DIFF (pts, now);
   rise = o->have_latency[k] ? lat - o->latency[k] : 0;
   if (!o->have_latency[k] || ABS (rise) > LATENCY_JUMP) {
     if (o->have_latency[k])
@@ -714,6 +777,8 @@ gst_session_output_new_session (GstSessionOutput * out)
   g_mutex_lock (&out->origin->lock);
   out->origin->have_latency[out->kind] = FALSE;
   out->origin->rise_pending[out->kind] = FALSE;
+  /* the new session's sender reports give a new offset */
+  out->origin->have_ntp_offset = FALSE;
   g_mutex_unlock (&out->origin->lock);
 }
 

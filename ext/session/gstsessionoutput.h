@@ -29,6 +29,8 @@ typedef struct
   gboolean rise_pending[2];     /* an input rose above the rise limit: */
   GstClockTime rise_at[2];      /* its arrival */
   GstClockTimeDiff rise_lat[2]; /* and its latency */
+  gboolean have_ntp_offset;     /* the session's sender reports: */
+  GstClockTimeDiff ntp_offset;  /* running time minus sender NTP time */
 } GstSessionOutputOrigin;
 
 typedef struct _GstSessionOutput GstSessionOutput;

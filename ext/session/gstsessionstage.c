@@ -737,6 +737,18 @@ gst_session_stage_new (GstElement * owner,
   if (stage->turn_server)
     g_object_set (stage->webrtc, "turn-server", stage->turn_server, NULL);
   gst_bin_add (GST_BIN (stage->pipeline), stage->webrtc);
+  {
+    /* once sender reports came, each buffer carries its capture time on
+     * the sender's clock: the output keeps audio and video in the
+     * sender's relation with it (gstsessionoutput.c, sender_time) */
+    GstElement *rtpbin = gst_bin_get_by_name (GST_BIN (stage->webrtc),
+        "rtpbin");
+
+    if (rtpbin && g_object_class_find_property (G_OBJECT_GET_CLASS (rtpbin),
+            "add-reference-timestamp-meta"))
+      g_object_set (rtpbin, "add-reference-timestamp-meta", TRUE, NULL);
+    gst_clear_object (&rtpbin);
+  }
   configure_ice (stage);
 
   if (config->clock) {

@@ -581,6 +581,21 @@ on_bus_message (GstBus * bus, GstMessage * message, gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* A receiver can put audio and video in sync only once it has a sender
+ * report for each: RTCP every second, as libwebrtc sends for video (its
+ * first report within about half a second then), not rtpsession's 5 s
+ * (the first one up to 2.5 s late, when the first sync marker is long
+ * shown). */
+static void
+on_rtpbin_element_added (GstBin * rtpbin, GstElement * element,
+    gpointer user_data)
+{
+  GstElementFactory *factory = gst_element_get_factory (element);
+
+  if (factory && g_strcmp0 (GST_OBJECT_NAME (factory), "rtpsession") == 0)
+    g_object_set (element, "rtcp-min-interval", (guint64) GST_SECOND, NULL);
+}
+
 /* webrtcbins not finalized yet, and when the last one was (monotonic
  * time); written from any thread */
 G_LOCK_DEFINE_STATIC (alive);
@@ -643,6 +658,8 @@ svc_peer_new (const SvcConfig * config, const SvcPeerCallbacks * callbacks,
 
     if (rtpbin) {
       g_object_set (rtpbin, "rtcp-sync-send-time", FALSE, NULL);
+      g_signal_connect (rtpbin, "element-added",
+          G_CALLBACK (on_rtpbin_element_added), NULL);
       gst_object_unref (rtpbin);
     }
   }

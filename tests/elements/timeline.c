@@ -158,6 +158,30 @@ collect_output (Timeline * t)
   fail_unless (gst_app_sink_is_eos (GST_APP_SINK (t->sink)));
 }
 
+/* Frame @i with the capture time the sender reports give it (rtpbin's
+ * reference timestamp meta: 1000 s + @i slots on the sender's clock) and a
+ * jitterbuffer timestamp @shift off its own (rtpbin's lip-sync moving the
+ * stream), arriving @latency after its own timestamp. */
+static void
+arrive_reported (Timeline * t, guint i, GstClockTime latency,
+    GstClockTime shift)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, 16 * 16 * 3 / 2, NULL);
+  GstCaps *ntp = gst_caps_new_empty_simple ("timestamp/x-ntp");
+  GstSample *sample;
+
+  GST_BUFFER_PTS (buf) = i * t->frame + shift;
+  gst_buffer_add_reference_timestamp_meta (buf, ntp, 1000 * GST_SECOND +
+      i * t->frame, GST_CLOCK_TIME_NONE);
+  gst_caps_unref (ntp);
+  advance (t, i * t->frame + latency);
+  sample = gst_sample_new (buf, t->caps, NULL, NULL);
+  gst_session_output_push (t->out, sample);
+  gst_sample_unref (sample);
+  gst_buffer_unref (buf);
+  t->started = TRUE;
+}
+
 /* Frames @from to @to - 1, each @latency after its timestamp. */
 static void
 feed (Timeline * t, guint from, guint to, GstClockTime latency)
@@ -351,6 +375,26 @@ GST_START_TEST (test_pause_is_filled_then_input_resumes)
 
 GST_END_TEST;
 
+/* rtpbin's lip-sync moves a stream's timestamps at a sender report (here
+ * by 40 ms, under the latency jump): the frames keep the capture time the
+ * reports give them, so each still takes its own slot; by the moved
+ * timestamps a frame would be repeated */
+GST_START_TEST (test_sender_reports_place_frames)
+{
+  Timeline t;
+  guint i;
+
+  timeline_init (&t, FALSE);
+  for (i = 0; i < 60; i++)
+    arrive_reported (&t, i, 10 * GST_MSECOND, i < 30 ? 0 : 40 * GST_MSECOND);
+  check_every_slot_once (&t, 60);
+  fail_unless_equals_int (stats (&t).repeated, 0);
+  fail_unless_equals_int (stats (&t).dropped, 0);
+  timeline_clear (&t);
+}
+
+GST_END_TEST;
+
 static Suite *
 timeline_suite (void)
 {
@@ -364,6 +408,7 @@ timeline_suite (void)
   tcase_add_test (tc, test_late_frame_decoded_dropped_encoded_kept);
   tcase_add_test (tc, test_frames_queued_behind_a_stall_are_not_a_rise);
   tcase_add_test (tc, test_pause_is_filled_then_input_resumes);
+  tcase_add_test (tc, test_sender_reports_place_frames);
   return s;
 }
 

@@ -24,8 +24,12 @@
  *   count, an overlap is cut;
  * - encoded output (decode=false) cannot repeat frames nor make up audio:
  *   over a gap its timestamps jump (muxers keep the time right), a
- *   stream starts at a keyframe, and no video frame is dropped for being
- *   late (see push_encoded_video).
+ *   stream starts at a keyframe, no video frame is dropped for being
+ *   late (see push_encoded_video), and its transport latency is the first
+ *   input's unless it rises by more than LATENCY_JUMP, so that frames
+ *   keep the sender's spacing;
+ * - off loopback every input is placed a recovery delay later (see
+ *   gst_session_output_set_recovery), time for a retransmission.
  *
  * Locking: out->lock protects the timeline and is held while pushing into
  * the appsrc (which only queues). Order: out->lock, then origin->lock.
@@ -98,6 +102,7 @@ struct _GstSessionOutput
   guint64 next_offset;          /* audio: samples since the origin */
   GstBuffer *last;              /* video: last frame, for repeats */
   gint64 last_input;            /* monotonic µs of the last input */
+  GstClockTime recovery;        /* placement delay for retransmissions */
   GstSessionOutputStats stats;
 };
 
@@ -172,7 +177,7 @@ update_latency (GstSessionOutput * out)
     latency = out->frame_duration + out->frame_duration / 2;
   else
     latency = 100 * GST_MSECOND;
-  latency += FILL_MARGIN;
+  latency += FILL_MARGIN + out->recovery;
   g_object_set (out->appsrc, "min-latency", (gint64) latency,
       "max-latency", (gint64) - 1, NULL);
 }
@@ -188,6 +193,25 @@ gst_session_output_set_nominal_rate (GstSessionOutput * out, gint fps_n,
     out->frame_duration = gst_util_uint64_scale_int (GST_SECOND, fps_d, fps_n);
   update_latency (out);
   g_mutex_unlock (&out->lock);
+}
+
+/* Every input is placed @recovery later than its least delayed arrival,
+ * so that one whose packets had to be asked for again (NACK, RTX) still
+ * comes before its place, not after the filler repeated a frame or filled
+ * silence there. Both outputs of an element take the same value, which
+ * keeps audio and video in the sender's relation. Returns whether it
+ * changed (the element then posts a latency message). */
+gboolean
+gst_session_output_set_recovery (GstSessionOutput * out, GstClockTime recovery)
+{
+  gboolean changed;
+
+  g_mutex_lock (&out->lock);
+  changed = out->recovery != recovery;
+  out->recovery = recovery;
+  update_latency (out);
+  g_mutex_unlock (&out->lock);
+  return changed;
 }
 
 void
@@ -560,7 +584,13 @@ map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
   }
   lat = GST_CLOCK_DIFF (pts, now);
   rise = o->have_latency[k] ? lat - o->latency[k] : 0;
-  if (!o->have_latency[k] || ABS (rise) > LATENCY_JUMP) {
+  if (!out->raw && o->have_latency[k] && rise <= LATENCY_JUMP) {
+    /* encoded output keeps the sender's spacing: its first input's
+     * latency stays (the jitterbuffer holds the first packets, so the
+     * next ones come with less; placed anew, they bunched half a slot
+     * apart); an input that arrives earlier than that is placed later
+     * than it came, which costs nothing, as none is dropped */
+  } else if (!o->have_latency[k] || ABS (rise) > LATENCY_JUMP) {
     if (o->have_latency[k])
       GST_DEBUG_OBJECT (out->appsrc, "latency jumped from %" GST_STIME_FORMAT
           " to %" GST_STIME_FORMAT, GST_STIME_ARGS (o->latency[k]),
@@ -597,7 +627,7 @@ map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
   if (o->have_latency[other])
     common = MAX (common, o->latency[other]);
   g_mutex_unlock (&o->lock);
-  return pts + common;
+  return pts + common + out->recovery;
 }
 
 /* Encoded video cannot repeat a frame, and a frame left out breaks those

@@ -61,6 +61,10 @@ void gst_session_output_start (GstSessionOutput * out, GstClock * clock,
     GstClockTime base_time);
 
 G_GNUC_INTERNAL
+/* placement delay that leaves time for retransmissions (see the .c) */
+gboolean gst_session_output_set_recovery (GstSessionOutput * out,
+    GstClockTime recovery);
+
 void gst_session_output_stop (GstSessionOutput * out);
 
 G_GNUC_INTERNAL

@@ -1201,9 +1201,23 @@ start_session (GstSessionSrc * self)
   g_atomic_int_set (&priv->gate_open, !klass->wait_configured);
   g_atomic_int_set (&priv->expected_width, 0);
   g_atomic_int_set (&priv->expected_height, 0);
-  for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
-    if (priv->outputs[i])
-      gst_session_output_new_session (priv->outputs[i]);
+  {
+    /* off loopback, lost packets are asked for again: the output places
+     * media the jitterbuffer's latency later, time for a retransmission
+     * to arrive (on loopback nothing is lost, and nothing is added) */
+    GstClockTime recovery = config.loopback_only ? 0 :
+        config.latency_ms * GST_MSECOND;
+    gboolean changed = FALSE;
+
+    for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
+      if (priv->outputs[i]) {
+        gst_session_output_new_session (priv->outputs[i]);
+        changed |= gst_session_output_set_recovery (priv->outputs[i], recovery);
+      }
+    if (changed)
+      gst_element_post_message (GST_ELEMENT (self),
+          gst_message_new_latency (GST_OBJECT (self)));
+  }
   GST_INFO_OBJECT (self, "starting session %u (attempt %u)", priv->sessions,
       priv->attempt + 1);
   priv->stage = gst_session_stage_new (GST_ELEMENT (self), &config,

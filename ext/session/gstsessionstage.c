@@ -45,6 +45,14 @@ GST_DEBUG_CATEGORY_STATIC (session_stage_debug);
 
 #define GATHER_POLL_MS 5
 
+/* the longest wait of a NACK or PLI for its RTCP packet */
+#define FEEDBACK_INTERVAL ((guint64) (100 * GST_MSECOND))
+/* the session's RTCP bandwidth (bit/s; a value over 1 is absolute), which
+ * bounds the report interval from below too: left to 5 % of a session
+ * bandwidth rtpsession takes as 64 kbit/s, the interval came out at
+ * 500-850 ms */
+#define FEEDBACK_BANDWIDTH 64000.0
+
 struct _GstSessionStage
 {
   gint refcount;
@@ -269,6 +277,40 @@ make (const gchar * factory)
   return e;
 }
 
+static void
+set_if_present (GstElement * e, const gchar * name, gboolean value)
+{
+  if (e && g_object_class_find_property (G_OBJECT_GET_CLASS (e), name))
+    g_object_set (e, name, value, NULL);
+}
+
+/* A frame that lost a packet for good, and every frame after it up to the
+ * next keyframe, refers to what was lost: the depayloader drops them
+ * (wait-for-keyframe) and asks for a keyframe at once (request-keyframe,
+ * which rtpbin sends as a PLI). The output repeats its last good frame
+ * meanwhile, and decode=false records no broken frame. */
+static GstElement *
+video_depayloader (const gchar * factory)
+{
+  GstElement *depay = make (factory);
+
+  set_if_present (depay, "wait-for-keyframe", TRUE);
+  set_if_present (depay, "request-keyframe", TRUE);
+  return depay;
+}
+
+/* A lost Opus packet is rebuilt from the next one's in-band FEC when it
+ * has it, else concealed (the jitterbuffer's lost events become gaps) */
+static GstElement *
+audio_decoder (void)
+{
+  GstElement *dec = make ("opusdec");
+
+  set_if_present (dec, "use-inband-fec", TRUE);
+  set_if_present (dec, "plc", TRUE);
+  return dec;
+}
+
 /* Builds depay ! ... ! appsink for one RTP stream; returns the sink pad to
  * link webrtcbin's pad to, or NULL. */
 static GstPad *
@@ -284,12 +326,12 @@ build_chain (GstSessionStage * stage, const gchar * encoding,
 
   if (g_ascii_strcasecmp (encoding, "VP8") == 0) {
     *kind = GST_SESSION_OUTPUT_VIDEO;
-    chain[n++] = make ("rtpvp8depay");
+    chain[n++] = video_depayloader ("rtpvp8depay");
     if (decode)
       chain[n++] = make ("vp8dec");
   } else if (g_ascii_strcasecmp (encoding, "H264") == 0) {
     *kind = GST_SESSION_OUTPUT_VIDEO;
-    chain[n++] = make ("rtph264depay");
+    chain[n++] = video_depayloader ("rtph264depay");
     chain[n++] = make ("h264parse");
     if (decode) {
       chain[n++] = make ("avdec_h264");
@@ -301,7 +343,7 @@ build_chain (GstSessionStage * stage, const gchar * encoding,
     *kind = GST_SESSION_OUTPUT_AUDIO;
     chain[n++] = make ("rtpopusdepay");
     if (decode) {
-      chain[n++] = make ("opusdec");
+      chain[n++] = audio_decoder ();
       chain[n++] = make ("audioconvert");
       chain[n++] = make ("audioresample");
       caps = gst_caps_new_simple ("audio/x-raw", "format", G_TYPE_STRING,
@@ -637,8 +679,32 @@ on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
 
 /* ---- construction ---- */
 
+/* Feedback as soon as the jitterbuffer asks for it. RFC 4585 lets a
+ * receiver send one early RTCP packet (a NACK, a PLI) per regular report
+ * interval, and rtpsession's interval is at least its rtcp-min-interval,
+ * 5 s: a NACK could wait seconds, long after its packet was given up. A
+ * report every 100 ms (about 8 kbit/s) keeps that wait under 100 ms.
+ * No probation: the first retransmission arrives alone on the RTX
+ * stream's SSRC, and rtpsession would hold it until a second one proved
+ * the stream (over SRTP every packet is authenticated anyway). */
 static void
-add_transceiver (GstSessionStage * stage, const gchar * caps_str)
+on_rtpbin_element_added (GstBin * rtpbin, GstElement * element,
+    gpointer user_data)
+{
+  GstElementFactory *factory = gst_element_get_factory (element);
+
+  if (factory && g_strcmp0 (GST_OBJECT_NAME (factory), "rtpsession") == 0)
+    g_object_set (element, "rtcp-min-interval", FEEDBACK_INTERVAL,
+        "rtcp-fraction", FEEDBACK_BANDWIDTH, "probation", 0u, NULL);
+}
+
+/* A receive-only transceiver for @caps_str. With @nack, lost packets are
+ * asked for again (RTCP NACK) and the retransmissions taken from their
+ * own payload type (RTX, RFC 4588): webrtcbin offers the rtx payload
+ * types, sets its jitterbuffer to request retransmissions and adds the
+ * rtprtxreceive that restores them. */
+static void
+add_transceiver (GstSessionStage * stage, const gchar * caps_str, gboolean nack)
 {
   GstWebRTCRTPTransceiver *trans = NULL;
   GstCaps *caps = gst_caps_from_string (caps_str);
@@ -646,6 +712,8 @@ add_transceiver (GstSessionStage * stage, const gchar * caps_str)
   g_signal_emit_by_name (stage->webrtc, "add-transceiver",
       GST_WEBRTC_RTP_TRANSCEIVER_DIRECTION_RECVONLY, caps, &trans);
   gst_caps_unref (caps);
+  if (trans && nack)
+    g_object_set (trans, "do-nack", TRUE, NULL);
   if (trans)
     gst_object_unref (trans);
 }
@@ -747,6 +815,9 @@ gst_session_stage_new (GstElement * owner,
     if (rtpbin && g_object_class_find_property (G_OBJECT_GET_CLASS (rtpbin),
             "add-reference-timestamp-meta"))
       g_object_set (rtpbin, "add-reference-timestamp-meta", TRUE, NULL);
+    if (rtpbin)
+      g_signal_connect (rtpbin, "element-added",
+          G_CALLBACK (on_rtpbin_element_added), NULL);
     gst_clear_object (&rtpbin);
   }
   configure_ice (stage);
@@ -757,17 +828,24 @@ gst_session_stage_new (GstElement * owner,
     gst_element_set_base_time (stage->pipeline, config->base_time);
   }
 
+  /* video: NACK with RTX for losses the jitterbuffer can still wait for,
+   * PLI (and FIR) for a keyframe when a frame cannot be recovered */
   if (config->video)
     add_transceiver (stage, "application/x-rtp,media=video,"
         "encoding-name=VP8,payload=96,clock-rate=90000,"
-        "rtcp-fb-nack-pli=(boolean)true;"
+        "rtcp-fb-nack=(boolean)true,rtcp-fb-nack-pli=(boolean)true,"
+        "rtcp-fb-ccm-fir=(boolean)true;"
         "application/x-rtp,media=video,encoding-name=H264,payload=102,"
         "clock-rate=90000,packetization-mode=(string)1,"
-        "profile-level-id=(string)42e01f,rtcp-fb-nack-pli=(boolean)true");
+        "profile-level-id=(string)42e01f,rtcp-fb-nack=(boolean)true,"
+        "rtcp-fb-nack-pli=(boolean)true,rtcp-fb-ccm-fir=(boolean)true", TRUE);
+  /* audio: Opus in-band FEC (each packet carries a coarse copy of the one
+   * before it) and the decoder's concealment, as browsers do */
   if (config->audio)
     add_transceiver (stage, "application/x-rtp,media=audio,"
         "encoding-name=OPUS,payload=111,clock-rate=48000,"
-        "encoding-params=(string)2");
+        "encoding-params=(string)2,useinbandfec=(string)1,"
+        "minptime=(string)10", FALSE);
 
   g_signal_connect (stage->webrtc, "pad-added", G_CALLBACK (on_pad_added),
       stage);
@@ -837,6 +915,7 @@ gst_session_stage_set_answer (GstSessionStage * stage, const gchar * sdp,
         "with media");
     return FALSE;
   }
+  GST_DEBUG_OBJECT (stage->owner, "answer:\n%s", sdp);
   answer = gst_webrtc_session_description_new (GST_WEBRTC_SDP_TYPE_ANSWER, msg);
   promise = gst_promise_new ();
   g_signal_emit_by_name (stage->webrtc, "set-remote-description", answer,

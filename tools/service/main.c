@@ -173,6 +173,9 @@ main (int argc, char **argv)
           "(default live)", "MODE"},
     {"cached-seconds", 0, 0, G_OPTION_ARG_INT, &cached_seconds,
         "Length of the cached media loop (default 2)", "S"},
+    {"cache-dump", 0, 0, G_OPTION_ARG_FILENAME, &config.cache_dump,
+        "Cached media: write the MD5 of every cached buffer to DIR (for "
+          "tests that compare what was received with what was sent)", "DIR"},
     {"keepalive", 0, 0, G_OPTION_ARG_INT, &keepalive,
         "Seconds between keepalive comments, 1 to 15 (default 5)", "S"},
     {"ice-timeout", 0, 0, G_OPTION_ARG_INT, &ice_timeout,

@@ -23,7 +23,9 @@
  *   lock held.
  */
 
+#include <errno.h>
 #include <string.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <gst/app/app.h>
 #include <gst/audio/audio.h>
@@ -53,6 +55,9 @@ struct _SvcFeeder
   gint width, height;           /* size of the caps set on appsrc */
   SvcCache *cache;              /* cached mode */
   guint cache_pos;
+
+  /* any thread: a key unit was asked for (a PLI or FIR); cached mode */
+  gint keyframe_wanted;
 
   /* media lock */
   GstClockID wait_id;
@@ -91,6 +96,13 @@ encoder_description (SvcCodec codec)
   return "vp8enc deadline=1 cpu-used=16 end-usage=cbr target-bitrate=1500000 "
       "keyframe-max-dist=32 lag-in-frames=0 threads=1 error-resilient=default";
 }
+
+/* Opus with in-band FEC: each packet also carries a coarse copy of the
+ * one before it, which a receiver decodes when that one was lost (as
+ * browsers send when the offer says useinbandfec=1; the encoder adds it
+ * only for a loss rate above zero) */
+#define OPUS_ENCODER "opusenc bitrate=64000 frame-size=20 audio-type=generic " \
+  "inband-fec=true packet-loss-percentage=10"
 
 static const gchar *
 payloader_description (SvcCodec codec)
@@ -202,6 +214,46 @@ render_audio (SvcMedia * media, guint64 offset)
  * cached mode: encode once per process
  * ---------------------------------------------------------------- */
 
+/* --cache-dump: DIR/<codec>[-<w>x<h>].md5, a line per buffer of the loop
+ * in order: "<index> <md5 of its bytes> key|delta". Written once per
+ * cache (under cache_lock), replaced atomically. */
+static void
+dump_cache (SvcCache * cache, const gchar * dir, const gchar * codec,
+    gint width, gint height)
+{
+  GString *text = g_string_new (NULL);
+  gchar *name, *path;
+  GError *error = NULL;
+  guint i;
+
+  for (i = 0; i < cache->buffers->len; i++) {
+    GstBuffer *b = g_ptr_array_index (cache->buffers, i);
+    GstMapInfo map;
+    gchar *md5;
+
+    if (!gst_buffer_map (b, &map, GST_MAP_READ))
+      continue;
+    md5 = g_compute_checksum_for_data (G_CHECKSUM_MD5, map.data, map.size);
+    g_string_append_printf (text, "%u %s %s\n", i, md5,
+        GST_BUFFER_FLAG_IS_SET (b, GST_BUFFER_FLAG_DELTA_UNIT) ?
+        "delta" : "key");
+    g_free (md5);
+    gst_buffer_unmap (b, &map);
+  }
+  name = width > 0 ? g_strdup_printf ("%s-%dx%d.md5", codec, width, height) :
+      g_strdup_printf ("%s.md5", codec);
+  path = g_build_filename (dir, name, NULL);
+  if (g_mkdir_with_parents (dir, 0755) != 0 ||
+      !g_file_set_contents (path, text->str, text->len, &error)) {
+    g_printerr ("gst-session-service: cannot write %s: %s\n", path,
+        error ? error->message : g_strerror (errno));
+    g_clear_error (&error);
+  }
+  g_free (name);
+  g_free (path);
+  g_string_free (text, TRUE);
+}
+
 static SvcCache *
 build_cache (SvcMedia * media, gboolean video, gint width, gint height)
 {
@@ -222,8 +274,8 @@ build_cache (SvcMedia * media, gboolean video, gint width, gint height)
         "sync=false", s->cached_label ? s->cached_label : "cached media",
         encoder_description (s->codec));
   else
-    desc = g_strdup ("appsrc name=src format=time ! opusenc bitrate=64000 "
-        "frame-size=20 ! appsink name=sink sync=false");
+    desc = g_strdup_printf ("appsrc name=src format=time ! %s ! appsink "
+        "name=sink sync=false", OPUS_ENCODER);
   pipeline = gst_parse_launch (desc, &error);
   g_free (desc);
   if (!pipeline) {
@@ -313,6 +365,9 @@ build_cache (SvcMedia * media, gboolean video, gint width, gint height)
   }
   GST_INFO ("cached %u encoded %s buffers (%" GST_PTR_FORMAT ")",
       cache->buffers->len, video ? "video" : "audio", cache->caps);
+  if (s->cache_dump)
+    dump_cache (cache, s->cache_dump, video ?
+        (s->codec == SVC_CODEC_H264 ? "h264" : "vp8") : "opus", width, height);
   return cache;
 }
 
@@ -512,6 +567,45 @@ update_video_size (SvcFeeder * feeder)
   }
 }
 
+/* ---------------------------------------------------------------- *
+ * key unit requests (cached mode)
+ * ---------------------------------------------------------------- */
+
+/* The receiver lost a frame for good (a PLI or FIR, turned into an
+ * upstream force-key-unit event by rtpbin): the loop goes on from its next
+ * keyframe instead of the frame due, as an encoder would make one at once.
+ * Every frame sent is still one of the loop's. Streaming thread. */
+static void
+cache_skip_to_keyframe (SvcFeeder * feeder)
+{
+  SvcCache *cache = feeder->cache;
+  guint len = cache->buffers->len, i;
+
+  for (i = 0; i < len; i++) {
+    GstBuffer *b = g_ptr_array_index (cache->buffers,
+        (feeder->cache_pos + i) % len);
+
+    if (!GST_BUFFER_FLAG_IS_SET (b, GST_BUFFER_FLAG_DELTA_UNIT)) {
+      GST_DEBUG ("key unit asked for: %u frames skipped", i);
+      feeder->cache_pos += i;
+      return;
+    }
+  }
+}
+
+static GstPadProbeReturn
+key_unit_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  SvcFeeder *feeder = user_data;
+  GstEvent *event = GST_PAD_PROBE_INFO_EVENT (info);
+
+  if (gst_video_event_is_force_key_unit (event)) {
+    g_atomic_int_set (&feeder->keyframe_wanted, 1);
+    return GST_PAD_PROBE_DROP;
+  }
+  return GST_PAD_PROBE_OK;
+}
+
 static void
 feeder_need_data (GstAppSrc * appsrc, guint length, gpointer user_data)
 {
@@ -551,6 +645,8 @@ feeder_need_data (GstAppSrc * appsrc, guint length, gpointer user_data)
   if (feeder->cache) {
     SvcCache *cache = feeder->cache;
 
+    if (g_atomic_int_compare_and_exchange (&feeder->keyframe_wanted, 1, 0))
+      cache_skip_to_keyframe (feeder);
     buffer = gst_buffer_copy (g_ptr_array_index (cache->buffers,
             feeder->cache_pos % cache->buffers->len));
     feeder->cache_pos++;
@@ -605,9 +701,8 @@ feeder_init (SvcMedia * media, SvcFeeder * feeder, gboolean video,
     desc = g_strdup_printf ("appsrc name=src ! rtpopuspay name=pay pt=%u",
         s->audio_pt);
   else
-    desc = g_strdup_printf ("appsrc name=src ! opusenc bitrate=64000 "
-        "frame-size=20 audio-type=generic ! rtpopuspay name=pay pt=%u",
-        s->audio_pt);
+    desc = g_strdup_printf ("appsrc name=src ! %s ! rtpopuspay name=pay "
+        "pt=%u", OPUS_ENCODER, s->audio_pt);
 
   /* no ghosting of unlinked pads: a ghosted text pad of textoverlay would
    * make it wait for text buffers */
@@ -627,6 +722,15 @@ feeder_init (SvcMedia * media, SvcFeeder * feeder, gboolean video,
   feeder->appsrc = GST_APP_SRC (gst_bin_get_by_name (GST_BIN (feeder->bin),
           "src"));
   feeder->overlay = gst_bin_get_by_name (GST_BIN (feeder->bin), "overlay");
+  if (video && s->cached) {
+    /* live mode: the encoder answers key unit requests itself */
+    GstPad *src = gst_element_get_static_pad (GST_ELEMENT (feeder->appsrc),
+        "src");
+
+    gst_pad_add_probe (src, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM,
+        key_unit_probe, feeder, NULL);
+    gst_object_unref (src);
+  }
 
   if (!video && !s->cached)
     caps = raw_audio_caps ();

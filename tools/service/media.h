@@ -44,6 +44,7 @@ typedef struct
   gboolean cached;
   guint cached_seconds;
   const gchar *cached_label;
+  const gchar *cache_dump;      /* directory, or NULL */
 } SvcMediaSettings;
 
 SvcMedia *svc_media_new (GstBin * pipeline, const SvcMediaSettings * settings,

@@ -722,6 +722,12 @@ svc_peer_add_stream (SvcPeer * peer, GstPad * src, SvcStreamKind kind,
     g_object_set (trans, "direction",
         GST_WEBRTC_RTP_TRANSCEIVER_DIRECTION_SENDONLY, "codec-preferences",
         caps, NULL);
+    /* video: answer NACKs with retransmissions (RTX, RFC 4588) when the
+     * offer has an rtx payload type, as a browser sender does; a PLI or
+     * FIR reaches the encoder (or the cached loop) as a key unit request
+     * through rtpbin */
+    if (kind == SVC_STREAM_VIDEO)
+      g_object_set (trans, "do-nack", TRUE, NULL);
     gst_object_unref (trans);
   }
   gst_caps_unref (caps);

@@ -35,6 +35,7 @@ typedef struct
   SvcCodec video_codec;         /* preferred codec when the offer has both */
   gboolean media_cached;
   guint cached_seconds;
+  gchar *cache_dump;            /* directory for the cache's MD5 lists */
   guint keepalive_seconds;
   guint ice_timeout_ms;
   gint64 world_max_blocks;

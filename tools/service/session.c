@@ -658,6 +658,7 @@ svc_session_start (SvcSession * s, const gchar * offer_text, GError ** error)
   settings.fps = s->klass->fps;
   settings.cached = config->media_cached;
   settings.cached_seconds = config->cached_seconds;
+  settings.cache_dump = config->cache_dump;
   settings.cached_label = s->app == GST_SESSION_APP_WORLD ?
       "world (cached media: the controls do not show)" :
       "director (cached media: the controls do not show)";

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "gstsessionsrc.h"
+#include "gstsessionstats.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_session_src_debug);
 #define GST_CAT_DEFAULT gst_session_src_debug
@@ -41,6 +42,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_session_src_debug);
 #define DEFAULT_STUN_SERVER NULL
 #define DEFAULT_TURN_SERVER NULL
 #define DEFAULT_LATENCY -1
+#define DEFAULT_STATS_INTERVAL 1000
 #define DEFAULT_DECODE TRUE
 #define DEFAULT_CHANNEL_LABEL "control"
 #define DEFAULT_MAX_RETRIES 5
@@ -78,6 +80,7 @@ enum
   PROP_STOP_TIMEOUT,
   PROP_SESSION_ID,
   PROP_CONTROL_SCRIPT,
+  PROP_STATS_INTERVAL,
 };
 
 enum
@@ -106,6 +109,7 @@ typedef struct
   guint stop_timeout;
   gchar *session_id;
   gchar *control_script;
+  guint stats_interval;
 
   /* output stage, lives as long as the element */
   GstSessionOutputOrigin origin;
@@ -132,6 +136,7 @@ typedef struct
   guint attempt;
   GSource *retry_source;
   GSource *watchdog_source;
+  GstSessionStatsState stats_state;
   GSource *stop_source;
   gboolean want_session;
   gboolean channel_open;
@@ -1063,13 +1068,31 @@ static const GstSessionStageCallbacks stage_callbacks = {
   on_stage_failed,
 };
 
-/* Silence and start-up watchdog: 1.22.0 tells nothing when a peer goes. */
+/* session/stats every stats-interval ms while media flows */
+static void
+post_stats (GstSessionSrc * self, guint interval, gint64 now)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+  GstStructure *s;
+
+  if (interval == 0 || !priv->channel_open ||
+      (priv->stats_state.at && now - priv->stats_state.at <
+          (gint64) interval * 1000 - WATCHDOG_MS * 500))
+    return;
+  s = gst_session_stats_build (priv->stage, priv->outputs, priv->sessions,
+      &priv->stats_state, now);
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self), s));
+}
+
+/* Silence and start-up watchdog: 1.22.0 tells nothing when a peer goes.
+ * Also the clock of session/stats. */
 static gboolean
 watchdog (gpointer data)
 {
   GstSessionSrc *self = data;
   GstSessionSrcPrivate *priv = PRIV (self);
-  guint media_timeout, start_timeout;
+  guint media_timeout, start_timeout, stats_interval;
   gint64 now = g_get_monotonic_time (), last = 0;
   guint i;
 
@@ -1078,7 +1101,9 @@ watchdog (gpointer data)
   GST_OBJECT_LOCK (self);
   media_timeout = priv->media_timeout;
   start_timeout = priv->start_timeout;
+  stats_interval = priv->stats_interval;
   GST_OBJECT_UNLOCK (self);
+  post_stats (self, stats_interval, now);
 
   if (!priv->channel_open) {
     if (start_timeout && priv->signaller &&
@@ -1194,6 +1219,7 @@ start_session (GstSessionSrc * self)
   config.base_time = gst_element_get_base_time (GST_ELEMENT (self));
 
   priv->sessions++;
+  gst_session_stats_reset (&priv->stats_state);
   priv->started_at = g_get_monotonic_time ();
   priv->opened_at = 0;
   priv->media_grace_until = 0;
@@ -1619,6 +1645,9 @@ gst_session_src_set_property (GObject * object, guint prop_id,
     case PROP_STOP_TIMEOUT:
       priv->stop_timeout = g_value_get_uint (value);
       break;
+    case PROP_STATS_INTERVAL:
+      priv->stats_interval = g_value_get_uint (value);
+      break;
     case PROP_CONTROL_SCRIPT:
       g_free (priv->control_script);
       priv->control_script = g_value_dup_string (value);
@@ -1676,6 +1705,9 @@ gst_session_src_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_SESSION_ID:
       g_value_set_string (value, priv->session_id);
+      break;
+    case PROP_STATS_INTERVAL:
+      g_value_set_uint (value, priv->stats_interval);
       break;
     case PROP_CONTROL_SCRIPT:
       g_value_set_string (value, priv->control_script);
@@ -1749,6 +1781,7 @@ gst_session_src_init (GstSessionSrc * self)
   GstSessionSrcPrivate *priv = PRIV (self);
 
   priv->latency = DEFAULT_LATENCY;
+  priv->stats_interval = DEFAULT_STATS_INTERVAL;
   priv->decode = DEFAULT_DECODE;
   priv->channel_label = g_strdup (DEFAULT_CHANNEL_LABEL);
   priv->max_retries = DEFAULT_MAX_RETRIES;
@@ -1834,6 +1867,21 @@ gst_session_src_class_init (GstSessionSrcClass * klass)
           "Jitterbuffer latency in ms (-1: 5 on loopback, 200 elsewhere)",
           -1, 10000, DEFAULT_LATENCY, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstSessionSrc:stats-interval:
+   *
+   * Milliseconds between two `session/stats` element messages while a
+   * session has media (0: none): packets received, lost and recovered by
+   * retransmission, NACKs and PLIs sent, jitter, round trip, bitrate, and
+   * the output's frames in, repeated and dropped, per stream. See
+   * docs/worldsrc.md for each field.
+   */
+  g_object_class_install_property (gobject_class, PROP_STATS_INTERVAL,
+      g_param_spec_uint ("stats-interval", "Stats interval",
+          "Milliseconds between session/stats messages (0: none)", 0,
+          3600000, DEFAULT_STATS_INTERVAL, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
 
   /**
    * GstSessionSrc:decode:

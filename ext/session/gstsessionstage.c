@@ -73,11 +73,14 @@ struct _GstSessionStage
   GSource *bus_source;
   GSource *gather_source;
 
-  /* lock protects dead, times; never held while calling out */
+  /* lock protects dead, times, ssrc, jitterbuffers; never held while
+   * calling out */
   GMutex lock;
   gboolean dead;
   gboolean offer_sent;
   GstSessionStageTimes times;
+  guint ssrc[2];                /* per GstSessionOutputKind; 0: none yet */
+  GPtrArray *jitterbuffers;     /* rtpjitterbuffer, "ssrc" data set */
 };
 
 static GstSessionStage *
@@ -101,6 +104,7 @@ stage_unref (GstSessionStage * stage)
   g_free (stage->stun_server);
   g_free (stage->turn_server);
   g_free (stage->channel_label);
+  g_ptr_array_unref (stage->jitterbuffers);
   g_mutex_clear (&stage->lock);
   g_free (stage);
 }
@@ -428,6 +432,15 @@ on_pad_added (GstElement * webrtc, GstPad * pad, GstSessionStage * stage)
     gst_caps_unref (caps);
     return;
   }
+  {
+    guint ssrc = 0;
+
+    if (gst_structure_get_uint (s, "ssrc", &ssrc)) {
+      g_mutex_lock (&stage->lock);
+      stage->ssrc[kind] = ssrc;
+      g_mutex_unlock (&stage->lock);
+    }
+  }
   gst_caps_unref (caps);
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, first_rtp_probe,
       stage_ref (stage), (GDestroyNotify) stage_unref);
@@ -677,6 +690,113 @@ on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* ---- transport statistics ---- */
+
+static void
+on_new_jitterbuffer (GstElement * rtpbin, GstElement * jitterbuffer,
+    guint session, guint ssrc, GstSessionStage * stage)
+{
+  g_object_set_data (G_OBJECT (jitterbuffer), "session-ssrc",
+      GUINT_TO_POINTER (ssrc));
+  g_mutex_lock (&stage->lock);
+  g_ptr_array_add (stage->jitterbuffers, gst_object_ref (jitterbuffer));
+  g_mutex_unlock (&stage->lock);
+}
+
+/* the rtpsession's view of @ssrc: bytes, and the feedback sent about it */
+static void
+session_source_stats (GstSessionStage * stage, guint ssrc,
+    GstSessionTransportStats * stats)
+{
+  GstElement *rtpbin = gst_bin_get_by_name (GST_BIN (stage->webrtc),
+      "rtpbin");
+  GstElement *session = NULL;
+  GstStructure *all = NULL;
+  const GValue *sources;
+  guint i, n;
+
+  if (rtpbin == NULL)
+    return;
+  /* one bundled session, id 0 */
+  g_signal_emit_by_name (rtpbin, "get-session", 0u, &session);
+  gst_object_unref (rtpbin);
+  if (session == NULL)
+    return;
+  g_object_get (session, "stats", &all, NULL);
+  gst_object_unref (session);
+  if (all == NULL)
+    return;
+  /* rtpsession gives a GValueArray (deprecated in GLib, its API here) */
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS;
+  sources = gst_structure_get_value (all, "source-stats");
+  n = sources && G_VALUE_HOLDS (sources, g_value_array_get_type ())?
+      ((GValueArray *) g_value_get_boxed (sources))->n_values : 0;
+  G_GNUC_END_IGNORE_DEPRECATIONS;
+  for (i = 0; i < n; i++) {
+    const GstStructure *src;
+    guint id = 0;
+
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS;
+    src = gst_value_get_structure (g_value_array_get_nth (g_value_get_boxed
+            (sources), i));
+    G_GNUC_END_IGNORE_DEPRECATIONS;
+
+    if (!gst_structure_get_uint (src, "ssrc", &id) || id != ssrc)
+      continue;
+    gst_structure_get (src, "octets-received", G_TYPE_UINT64,
+        &stats->bytes_received, "packets-received", G_TYPE_UINT64,
+        &stats->packets_received, "sent-nack-count", G_TYPE_UINT,
+        &stats->nacks_sent, "sent-pli-count", G_TYPE_UINT, &stats->plis_sent,
+        "sent-fir-count", G_TYPE_UINT, &stats->firs_sent, NULL);
+  }
+  gst_structure_free (all);
+}
+
+/* Gathers what the jitterbuffer and rtpsession know of the @kind stream.
+ * Any thread; bounded (two property reads). */
+void
+gst_session_stage_get_transport_stats (GstSessionStage * stage,
+    GstSessionOutputKind kind, GstSessionTransportStats * stats)
+{
+  GstElement *jb = NULL;
+  GstStructure *s = NULL;
+  guint ssrc, i;
+  guint64 rtt = 0, jitter = 0;
+
+  memset (stats, 0, sizeof (*stats));
+  stats->rtx_round_trip = GST_CLOCK_TIME_NONE;
+  g_mutex_lock (&stage->lock);
+  ssrc = stage->ssrc[kind];
+  for (i = 0; ssrc && i < stage->jitterbuffers->len; i++) {
+    GstElement *e = g_ptr_array_index (stage->jitterbuffers, i);
+
+    if (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (e),
+                "session-ssrc")) == ssrc)
+      jb = gst_object_ref (e);
+  }
+  g_mutex_unlock (&stage->lock);
+  if (ssrc == 0 || stage->webrtc == NULL)
+    return;
+  stats->valid = TRUE;
+  session_source_stats (stage, ssrc, stats);
+  if (jb == NULL)
+    return;
+  g_object_get (jb, "stats", &s, "latency", &stats->jitterbuffer_latency_ms,
+      NULL);
+  gst_object_unref (jb);
+  if (s == NULL)
+    return;
+  gst_structure_get (s, "num-lost", G_TYPE_UINT64, &stats->packets_lost,
+      "rtx-success-count", G_TYPE_UINT64, &stats->packets_recovered,
+      "rtx-count", G_TYPE_UINT64, &stats->retransmissions_asked,
+      "rtx-rtt", G_TYPE_UINT64, &rtt, "avg-jitter", G_TYPE_UINT64, &jitter,
+      NULL);
+  stats->jitter = jitter;
+  if (rtt > 0)
+    stats->rtx_round_trip = rtt;
+  gst_structure_free (s);
+}
+
 /* ---- construction ---- */
 
 /* Feedback as soon as the jitterbuffer asks for it. RFC 4585 lets a
@@ -786,6 +906,7 @@ gst_session_stage_new (GstElement * owner,
   stage->config.channel_label = stage->channel_label;
   stage->config.clock = config->clock ? gst_object_ref (config->clock) : NULL;
   g_mutex_init (&stage->lock);
+  stage->jitterbuffers = g_ptr_array_new_with_free_func (gst_object_unref);
   stage->times.created = g_get_monotonic_time ();
 
   stage->pipeline = gst_pipeline_new (NULL);
@@ -815,9 +936,14 @@ gst_session_stage_new (GstElement * owner,
     if (rtpbin && g_object_class_find_property (G_OBJECT_GET_CLASS (rtpbin),
             "add-reference-timestamp-meta"))
       g_object_set (rtpbin, "add-reference-timestamp-meta", TRUE, NULL);
-    if (rtpbin)
+    if (rtpbin) {
       g_signal_connect (rtpbin, "element-added",
           G_CALLBACK (on_rtpbin_element_added), NULL);
+      /* after webrtcbin's own handler, which sets do-retransmission */
+      g_signal_connect_data (rtpbin, "new-jitterbuffer",
+          G_CALLBACK (on_new_jitterbuffer), stage_ref (stage),
+          (GClosureNotify) (void (*)(void)) stage_unref, G_CONNECT_AFTER);
+    }
     gst_clear_object (&rtpbin);
   }
   configure_ice (stage);

@@ -82,6 +82,27 @@ G_GNUC_INTERNAL
 void gst_session_stage_get_times (GstSessionStage * stage,
     GstSessionStageTimes * times);
 
+/* What the transport did for one incoming stream, since it began. */
+typedef struct
+{
+  gboolean valid;               /* the stream exists */
+  guint64 packets_received;     /* RTP packets, retransmissions included */
+  guint64 bytes_received;       /* RTP payload bytes */
+  guint64 packets_lost;         /* given up by the jitterbuffer */
+  guint64 packets_recovered;    /* lost, then retransmitted in time */
+  guint64 retransmissions_asked; /* NACKed sequence numbers (requests) */
+  guint nacks_sent;             /* RTCP NACK packets */
+  guint plis_sent;              /* RTCP PLIs (keyframe requests) */
+  guint firs_sent;
+  GstClockTime jitter;          /* interarrival jitter */
+  GstClockTime rtx_round_trip;  /* NACK to retransmission, average; NONE */
+  guint jitterbuffer_latency_ms;
+} GstSessionTransportStats;
+
+G_GNUC_INTERNAL
+void gst_session_stage_get_transport_stats (GstSessionStage * stage,
+    GstSessionOutputKind kind, GstSessionTransportStats * stats);
+
 G_GNUC_INTERNAL
 void gst_session_stage_free (GstSessionStage * stage);
 

@@ -292,14 +292,20 @@ set_if_present (GstElement * e, const gchar * name, gboolean value)
  * next keyframe, refers to what was lost: the depayloader drops them
  * (wait-for-keyframe) and asks for a keyframe at once (request-keyframe,
  * which rtpbin sends as a PLI). The output repeats its last good frame
- * meanwhile, and decode=false records no broken frame. */
+ * meanwhile, and decode=false records no broken frame. Not on loopback,
+ * where nothing is lost but the 5 ms jitterbuffer gives up on packets of
+ * a large keyframe still queued on a loaded machine: waiting for a
+ * keyframe there became a loop of keyframe requests, each keyframe
+ * "lost" again (measured with session/stats: 25 frames, then none). */
 static GstElement *
-video_depayloader (const gchar * factory)
+video_depayloader (GstSessionStage * stage, const gchar * factory)
 {
   GstElement *depay = make (factory);
 
-  set_if_present (depay, "wait-for-keyframe", TRUE);
-  set_if_present (depay, "request-keyframe", TRUE);
+  if (!stage->config.loopback_only) {
+    set_if_present (depay, "wait-for-keyframe", TRUE);
+    set_if_present (depay, "request-keyframe", TRUE);
+  }
   return depay;
 }
 
@@ -330,12 +336,12 @@ build_chain (GstSessionStage * stage, const gchar * encoding,
 
   if (g_ascii_strcasecmp (encoding, "VP8") == 0) {
     *kind = GST_SESSION_OUTPUT_VIDEO;
-    chain[n++] = video_depayloader ("rtpvp8depay");
+    chain[n++] = video_depayloader (stage, "rtpvp8depay");
     if (decode)
       chain[n++] = make ("vp8dec");
   } else if (g_ascii_strcasecmp (encoding, "H264") == 0) {
     *kind = GST_SESSION_OUTPUT_VIDEO;
-    chain[n++] = video_depayloader ("rtph264depay");
+    chain[n++] = video_depayloader (stage, "rtph264depay");
     chain[n++] = make ("h264parse");
     if (decode) {
       chain[n++] = make ("avdec_h264");
@@ -939,10 +945,11 @@ gst_session_stage_new (GstElement * owner,
     if (rtpbin) {
       g_signal_connect (rtpbin, "element-added",
           G_CALLBACK (on_rtpbin_element_added), NULL);
-      /* after webrtcbin's own handler, which sets do-retransmission */
-      g_signal_connect_data (rtpbin, "new-jitterbuffer",
-          G_CALLBACK (on_new_jitterbuffer), stage_ref (stage),
-          (GClosureNotify) (void (*)(void)) stage_unref, G_CONNECT_AFTER);
+      /* no reference: the stage owns rtpbin (a reference here would be a
+       * cycle that kept the whole pipeline alive); disconnected in
+       * gst_session_stage_free */
+      g_signal_connect (rtpbin, "new-jitterbuffer",
+          G_CALLBACK (on_new_jitterbuffer), stage);
     }
     gst_clear_object (&rtpbin);
   }
@@ -964,7 +971,8 @@ gst_session_stage_new (GstElement * owner,
         "application/x-rtp,media=video,encoding-name=H264,payload=102,"
         "clock-rate=90000,packetization-mode=(string)1,"
         "profile-level-id=(string)42e01f,rtcp-fb-nack=(boolean)true,"
-        "rtcp-fb-nack-pli=(boolean)true,rtcp-fb-ccm-fir=(boolean)true", TRUE);
+        "rtcp-fb-nack-pli=(boolean)true,rtcp-fb-ccm-fir=(boolean)true",
+        !config->loopback_only);
   /* audio: Opus in-band FEC (each packet carries a coarse copy of the one
    * before it) and the decoder's concealment, as browsers do */
   if (config->audio)
@@ -1141,9 +1149,20 @@ gst_session_stage_free (GstSessionStage * stage)
   }
   if (stage->channel)
     g_signal_handlers_disconnect_by_data (stage->channel, stage);
-  if (stage->webrtc)
+  if (stage->webrtc) {
+    GstElement *rtpbin = gst_bin_get_by_name (GST_BIN (stage->webrtc),
+        "rtpbin");
+
     g_signal_handlers_disconnect_by_data (stage->webrtc, stage);
+    if (rtpbin) {
+      g_signal_handlers_disconnect_by_data (rtpbin, stage);
+      gst_object_unref (rtpbin);
+    }
+  }
   gst_element_set_state (stage->pipeline, GST_STATE_NULL);
+  g_mutex_lock (&stage->lock);
+  g_ptr_array_set_size (stage->jitterbuffers, 0);
+  g_mutex_unlock (&stage->lock);
   bring_down_stragglers (stage);
   stage_unref (stage);
 }

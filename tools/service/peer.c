@@ -410,6 +410,35 @@ add_missing_candidates (SvcPeer * peer, GstSDPMessage * sdp)
   g_mutex_unlock (&peer->lock);
 }
 
+
+/* GStreamer 1.22 makes its answer before the payloader has an SSRC: with
+ * RTX it writes "a=ssrc-group:FID 0 <rtx>" and the stream's msid on the
+ * RTX SSRC. Chromium then decodes the video but never shows it (its
+ * stream is bound to SSRC 0). A media section whose group names SSRC 0
+ * loses its ssrc and ssrc-group lines: the streams are found by payload
+ * type, as with any answer that has none. */
+static void
+drop_unknown_ssrcs (GstSDPMessage * sdp)
+{
+  guint i, j;
+
+  for (i = 0; i < gst_sdp_message_medias_len (sdp); i++) {
+    GstSDPMedia *media = (GstSDPMedia *) gst_sdp_message_get_media (sdp, i);
+    const gchar *group = gst_sdp_media_get_attribute_val (media,
+        "ssrc-group");
+
+    if (group == NULL || !g_str_has_prefix (group, "FID 0 "))
+      continue;
+    for (j = gst_sdp_media_attributes_len (media); j > 0; j--) {
+      const GstSDPAttribute *a = gst_sdp_media_get_attribute (media, j - 1);
+
+      if (g_strcmp0 (a->key, "ssrc") == 0 ||
+          g_strcmp0 (a->key, "ssrc-group") == 0)
+        gst_sdp_media_remove_attribute (media, j - 1);
+    }
+  }
+}
+
 static void
 finish_answer (SvcPeer * peer)
 {
@@ -431,6 +460,7 @@ finish_answer (SvcPeer * peer)
     return;
   }
   add_missing_candidates (peer, desc->sdp);
+  drop_unknown_ssrcs (desc->sdp);
   text = gst_sdp_message_as_text (desc->sdp);
   gst_webrtc_session_description_free (desc);
   peer->callbacks.answer (peer->user_data, text, NULL);

@@ -103,6 +103,10 @@ struct _GstSessionOutput
   GstBuffer *last;              /* video: last frame, for repeats */
   gint64 last_input;            /* monotonic µs of the last input */
   GstClockTime recovery;        /* placement delay for retransmissions */
+  gint width, height;           /* raw video output size; 0: not chosen */
+  gint caps_width;              /* the width the output caps say */
+  GstVideoConverter *scaler;    /* for frames of another size */
+  GstVideoInfo scale_in, scale_out;
   GstSessionOutputStats stats;
 };
 
@@ -155,6 +159,7 @@ gst_session_output_free (GstSessionOutput * out)
   gst_session_output_stop (out);
   gst_clear_caps (&out->caps);
   gst_clear_buffer (&out->last);
+  g_clear_pointer (&out->scaler, gst_video_converter_free);
   g_mutex_clear (&out->lock);
   g_cond_clear (&out->cond);
   g_free (out);
@@ -470,8 +475,10 @@ set_caps (GstSessionOutput * out, GstCaps * caps)
   GstStructure *s;
   GstCaps *outcaps;
 
-  if (out->caps && gst_caps_is_equal (out->caps, caps))
+  if (out->caps && gst_caps_is_equal (out->caps, caps) &&
+      out->caps_width == out->width)
     return;
+  out->caps_width = out->width;
   gst_caps_replace (&out->caps, caps);
   outcaps = gst_caps_copy (caps);
   s = gst_caps_get_structure (outcaps, 0);
@@ -480,6 +487,9 @@ set_caps (GstSessionOutput * out, GstCaps * caps)
   if (out->kind == GST_SESSION_OUTPUT_VIDEO && out->fps_n > 0)
     gst_structure_set (s, "framerate", GST_TYPE_FRACTION, out->fps_n,
         out->fps_d, NULL);
+  if (out->kind == GST_SESSION_OUTPUT_VIDEO && out->raw && out->width > 0)
+    gst_structure_set (s, "width", G_TYPE_INT, out->width, "height",
+        G_TYPE_INT, out->height, NULL);
   if (out->kind == GST_SESSION_OUTPUT_AUDIO && out->raw)
     gst_audio_info_from_caps (&out->ainfo, caps);
   else if (out->kind == GST_SESSION_OUTPUT_AUDIO) {
@@ -742,6 +752,87 @@ push_audio (GstSessionOutput * out, GstBuffer * in, GstClockTime mapped)
   push_buffer (out, buf);
 }
 
+/* Raw video keeps one size: the one the session announced (the world's
+ * session_info resolution, the director's configured size), else the
+ * first frame's. A sender that lowers or raises its resolution with loss,
+ * bandwidth or CPU (libwebrtc does, unannounced) is scaled back, so a
+ * muxer or encoder downstream never sees its caps change. Encoded output
+ * cannot be scaled: its caps follow the stream (docs/worldsrc.md). */
+static void
+choose_size (GstSessionOutput * out, GstCaps * caps)
+{
+  const GstStructure *s = gst_caps_get_structure (caps, 0);
+  gint w = 0, h = 0;
+
+  if (out->width > 0 || !gst_structure_has_name (s, "video/x-raw"))
+    return;
+  if (gst_structure_get_int (s, "width", &w) &&
+      gst_structure_get_int (s, "height", &h) && w > 0 && h > 0) {
+    out->width = w;
+    out->height = h;
+  }
+}
+
+void
+gst_session_output_set_video_size (GstSessionOutput * out, gint width,
+    gint height)
+{
+  g_mutex_lock (&out->lock);
+  if (width > 0 && height > 0 && width <= 8192 && height <= 8192) {
+    out->width = width;
+    out->height = height;
+  }
+  g_mutex_unlock (&out->lock);
+}
+
+/* @in scaled to the output size, or NULL when it has that size already
+ * (or cannot be mapped). Called with the lock. */
+static GstBuffer *
+scale_frame (GstSessionOutput * out, GstBuffer * in, GstCaps * caps)
+{
+  GstVideoInfo info;
+  GstVideoFrame src, dst;
+  GstBuffer *buf;
+
+  if (out->width <= 0 || !gst_video_info_from_caps (&info, caps) ||
+      (GST_VIDEO_INFO_WIDTH (&info) == out->width &&
+          GST_VIDEO_INFO_HEIGHT (&info) == out->height))
+    return NULL;
+  if (out->scaler == NULL || !gst_video_info_is_equal (&info, &out->scale_in)) {
+    g_clear_pointer (&out->scaler, gst_video_converter_free);
+    out->scale_in = info;
+    gst_video_info_set_format (&out->scale_out, GST_VIDEO_INFO_FORMAT (&info),
+        out->width, out->height);
+    out->scaler = gst_video_converter_new (&out->scale_in, &out->scale_out,
+        gst_structure_new ("scaler", GST_VIDEO_CONVERTER_OPT_RESAMPLER_METHOD,
+            GST_TYPE_VIDEO_RESAMPLER_METHOD, GST_VIDEO_RESAMPLER_METHOD_LINEAR,
+            GST_VIDEO_CONVERTER_OPT_THREADS, G_TYPE_UINT, 1, NULL));
+    GST_INFO_OBJECT (out->appsrc, "scaling %dx%d frames to %dx%d",
+        GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info),
+        out->width, out->height);
+  }
+  if (out->scaler == NULL)
+    return NULL;
+  buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&out->scale_out),
+      NULL);
+  if (!gst_video_frame_map (&src, &out->scale_in, in, GST_MAP_READ)) {
+    gst_buffer_unref (buf);
+    return NULL;
+  }
+  if (!gst_video_frame_map (&dst, &out->scale_out, buf, GST_MAP_WRITE)) {
+    gst_video_frame_unmap (&src);
+    gst_buffer_unref (buf);
+    return NULL;
+  }
+  gst_video_converter_frame (out->scaler, &src, &dst);
+  gst_video_frame_unmap (&dst);
+  gst_video_frame_unmap (&src);
+  gst_buffer_copy_into (buf, in, GST_BUFFER_COPY_FLAGS |
+      GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
+  out->stats.scaled++;
+  return buf;
+}
+
 /* Pushes one decoded (or parsed) sample of the session onto the timeline. */
 void
 gst_session_output_push (GstSessionOutput * out, GstSample * sample)
@@ -759,6 +850,8 @@ gst_session_output_push (GstSessionOutput * out, GstSample * sample)
   out->stats.in++;
   out->last_input = g_get_monotonic_time ();
 
+  if (out->kind == GST_SESSION_OUTPUT_VIDEO)
+    choose_size (out, caps);
   set_caps (out, caps);
   if (!out->raw && out->kind == GST_SESSION_OUTPUT_VIDEO) {
     if (out->need_keyframe &&
@@ -787,10 +880,16 @@ gst_session_output_push (GstSessionOutput * out, GstSample * sample)
     }
     start_timeline (out, mapped);
   }
-  if (out->kind == GST_SESSION_OUTPUT_VIDEO)
+  if (out->kind == GST_SESSION_OUTPUT_VIDEO && out->raw) {
+    GstBuffer *scaled = scale_frame (out, in, caps);
+
+    push_video (out, scaled ? scaled : in, mapped);
+    gst_clear_buffer (&scaled);
+  } else if (out->kind == GST_SESSION_OUTPUT_VIDEO) {
     push_video (out, in, mapped);
-  else
+  } else {
     push_audio (out, in, mapped);
+  }
 
 done:
   g_mutex_unlock (&out->lock);

@@ -41,6 +41,7 @@ typedef struct
   guint64 out;                  /* buffers pushed, repeats included */
   guint64 repeated;             /* video frames repeated / audio silences */
   guint64 dropped;              /* input dropped for running ahead */
+  guint64 scaled;               /* video frames scaled to the output size */
   GstClockTime filled;          /* time covered by repeats and silence */
 } GstSessionOutputStats;
 
@@ -64,6 +65,10 @@ G_GNUC_INTERNAL
 /* placement delay that leaves time for retransmissions (see the .c) */
 gboolean gst_session_output_set_recovery (GstSessionOutput * out,
     GstClockTime recovery);
+
+/* raw video: the size the session announced (0: the first frame's) */
+void gst_session_output_set_video_size (GstSessionOutput * out, gint width,
+    gint height);
 
 void gst_session_output_stop (GstSessionOutput * out);
 

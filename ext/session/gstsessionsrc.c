@@ -368,7 +368,24 @@ observe_message (GstSessionSrc * self, GstSessionMessage * message,
       w = h = 0;
     g_atomic_int_set (&priv->expected_width, w);
     g_atomic_int_set (&priv->expected_height, h);
+    if (w > 0 && priv->outputs[GST_SESSION_OUTPUT_VIDEO])
+      gst_session_output_set_video_size (priv->outputs
+          [GST_SESSION_OUTPUT_VIDEO], w, h);
     g_atomic_int_set (&priv->gate_open, TRUE);
+  } else if (g_strcmp0 (type, "session_info") == 0 &&
+      priv->outputs[GST_SESSION_OUTPUT_VIDEO]) {
+    const GValue *v = gst_structure_get_value (details, "resolution");
+    const GstStructure *res = v && GST_VALUE_HOLDS_STRUCTURE (v) ?
+        gst_value_get_structure (v) : NULL;
+    gint64 w = 0, h = 0;
+
+    /* the world announces its size: raw output keeps it, whatever size
+     * the sender adapts to (a service-sent number: bounded there) */
+    if (res && gst_structure_get_int64 (res, "width", &w) &&
+        gst_structure_get_int64 (res, "height", &h) && w > 0 && h > 0 &&
+        w <= 8192 && h <= 8192)
+      gst_session_output_set_video_size (priv->outputs
+          [GST_SESSION_OUTPUT_VIDEO], (gint) w, (gint) h);
   }
 }
 
@@ -1018,8 +1035,11 @@ size_expected (GstSessionSrc * self, GstSample * sample)
     return TRUE;
   gst_structure_get_int (gst_caps_get_structure (caps, 0), "width", &w);
   gst_structure_get_int (gst_caps_get_structure (caps, 0), "height", &h);
-  /* encoded caps may not carry a size: let them through */
-  return (w == 0 && h == 0) || (w == ew && h == eh);
+  /* encoded caps may not carry a size: let them through; nor is a frame of
+   * the configured shape at another size kept out (a sender adapting its
+   * resolution): raw output scales it (gstsessionoutput.c, choose_size) */
+  return (w == 0 && h == 0) || (w == ew && h == eh) ||
+      (h > 0 && ABS ((gdouble) w / h - (gdouble) ew / eh) < 0.02);
 }
 
 static void

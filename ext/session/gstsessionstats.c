@@ -81,6 +81,7 @@ gst_session_stats_build (GstSessionStage * stage,
       set (s, k, "frames-in", G_TYPE_UINT64, o.in);
       set (s, k, "frames-repeated", G_TYPE_UINT64, o.repeated);
       set (s, k, "frames-dropped", G_TYPE_UINT64, o.dropped);
+      set (s, k, "frames-scaled", G_TYPE_UINT64, o.scaled);
     } else {
       set (s, k, "buffers-in", G_TYPE_UINT64, o.in);
       set (s, k, "silence-ms", G_TYPE_DOUBLE, o.filled / 1e6);

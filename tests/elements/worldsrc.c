@@ -27,6 +27,8 @@ typedef struct
   GArray *pts;
   GArray *arrival;              /* monotonic µs */
   GstCaps *caps;
+  guint caps_changes;           /* samples whose caps are not the first's */
+  guint wrong_size;             /* buffers not of the first caps' size */
   gboolean eos;
 } Frames;
 
@@ -46,6 +48,16 @@ on_sample (GstAppSink * sink, gpointer data)
   g_array_append_val (f->arrival, now);
   if (f->caps == NULL)
     f->caps = gst_caps_ref (gst_sample_get_caps (sample));
+  else if (!gst_caps_is_equal (f->caps, gst_sample_get_caps (sample)))
+    f->caps_changes++;
+  {
+    GstVideoInfo info;
+
+    if (gst_video_info_from_caps (&info, f->caps) &&
+        gst_buffer_get_size (gst_sample_get_buffer (sample)) !=
+        GST_VIDEO_INFO_SIZE (&info))
+      f->wrong_size++;
+  }
   g_cond_broadcast (&f->cond);
   g_mutex_unlock (&f->lock);
   gst_sample_unref (sample);
@@ -1026,6 +1038,52 @@ GST_START_TEST (test_api_key_never_logged)
 
 GST_END_TEST;
 
+/* A sender that changes its resolution unannounced (as libwebrtc does with
+ * loss, bandwidth or CPU): raw output keeps the announced 1280x704, frames
+ * of the other size are scaled, and no caps change reaches downstream */
+GST_START_TEST (test_sender_resize_keeps_output_size)
+{
+  ServiceHarness *svc = service_harness_start ("--fault-resize=1:640x352",
+      NULL);
+  GstElement *pipeline = world_pipeline (svc, "stats-interval=500");
+  BusLog *log = bus_log_new (pipeline);
+  Frames *f = frames_attach (pipeline);
+  GstMessage *msg;
+  const GstStructure *s;
+  guint64 scaled = 0;
+  gint w = 0, h = 0;
+  guint i;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  /* 4 s: the resize 1 s after the channel opened, then 640x352 frames */
+  fail_unless (frames_wait (f, 64, WAIT) >= 64, "fewer than 64 frames");
+  g_mutex_lock (&f->lock);
+  fail_unless (f->caps_changes == 0, "the caps changed %u times",
+      f->caps_changes);
+  fail_unless (f->wrong_size == 0, "%u buffers of another size",
+      f->wrong_size);
+  g_mutex_unlock (&f->lock);
+  for (i = 1; scaled == 0 && i < 40; i++) {
+    msg = expect (log, "session/stats", i);
+    gst_structure_get_uint64 (gst_message_get_structure (msg),
+        "video-frames-scaled", &scaled);
+    gst_message_unref (msg);
+  }
+  bus_log_assert_no_error (log);
+  fail_unless (scaled > 0, "no frame was scaled: did the sender resize?");
+  s = gst_caps_get_structure (f->caps, 0);
+  fail_unless (gst_structure_get_int (s, "width", &w));
+  fail_unless (gst_structure_get_int (s, "height", &h));
+  fail_unless_equals_int (w, 1280);
+  fail_unless_equals_int (h, 704);
+  stop_pipeline (pipeline);
+  frames_free (f);
+  bus_log_free (log);
+  service_harness_stop (svc);
+}
+
+GST_END_TEST;
+
 static Suite *
 worldsrc_suite (void)
 {
@@ -1038,6 +1096,7 @@ worldsrc_suite (void)
   tcase_add_checked_fixture (tc, NULL, service_harness_settle_threads);
   tcase_add_test (tc, test_states_without_service);
   tcase_add_test (tc, test_frames_size_rate_timestamps);
+  tcase_add_test (tc, test_sender_resize_keeps_output_size);
   tcase_add_test (tc, test_configure_prompt_commands_ping);
   tcase_add_test (tc, test_exhausted_gives_playable_mp4);
   tcase_add_test (tc, test_renew_keeps_timeline);

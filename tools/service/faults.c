@@ -170,7 +170,7 @@ svc_faults_new (void)
 
   f->refuse_retryable = -1;
   f->drop_after = f->stall_at = f->exhaust_after = -1;
-  f->bad_message_at = f->director_error_at = -1;
+  f->bad_message_at = f->director_error_at = f->resize_at = -1;
   return f;
 }
 
@@ -224,6 +224,11 @@ svc_faults_merge (SvcFaults * into, const SvcFaults * from)
     replace_string (&into->director_error, from->director_error);
     into->director_error_at = from->director_error_at;
   }
+  if (from->resize_at >= 0) {
+    into->resize_at = from->resize_at;
+    into->resize_width = from->resize_width;
+    into->resize_height = from->resize_height;
+  }
 }
 
 gboolean
@@ -231,7 +236,7 @@ svc_faults_is_empty (const SvcFaults * f)
 {
   return !f->refuse_type && f->answer_delay <= 0 && f->drop_after < 0 &&
       f->stall_at < 0 && f->exhaust_after < 0 && !f->bad_message &&
-      !f->director_error;
+      !f->director_error && f->resize_at < 0;
 }
 
 void
@@ -281,6 +286,26 @@ check_in_list (const gchar * value, const gchar ** list, const gchar * what,
   return FALSE;
 }
 
+/* "WxH", each 16 to 4096 and even (I420) */
+static gboolean
+parse_size (const gchar * value, gint * width, gint * height, GError ** error)
+{
+  gchar *end = NULL;
+  gint64 w = value ? g_ascii_strtoll (value, &end, 10) : 0, h = 0;
+
+  if (end && *end == 'x')
+    h = g_ascii_strtoll (end + 1, &end, 10);
+  if (!end || *end || w < 16 || h < 16 || w > 4096 || h > 4096 || w % 2
+      || h % 2) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "'%s' is not a video size WxH (even, 16 to 4096)", value);
+    return FALSE;
+  }
+  *width = w;
+  *height = h;
+  return TRUE;
+}
+
 /* One command line fault option: @name without "--fault-"; @value as in
  * docs/reference-service.md. *@count is set for "refuse" (else -1). */
 gboolean
@@ -319,6 +344,12 @@ svc_faults_set_option (SvcFaults * f, const gchar * name, const gchar * value,
           "--fault-stall takes AT:SECONDS");
   } else if (g_str_equal (name, "exhaust-after")) {
     ok = parse_seconds (value, &f->exhaust_after, error);
+  } else if (g_str_equal (name, "resize")) {
+    ok = second && parse_seconds (first, &f->resize_at, error) &&
+        parse_size (second, &f->resize_width, &f->resize_height, error);
+    if (!second)
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+          "--fault-resize takes AT:WxH");
   } else if (g_str_equal (name, "bad-message")) {
     ok = check_in_list (first, bad_message_kinds, "bad message kind", error);
     f->bad_message = g_strdup (first);
@@ -473,6 +504,22 @@ rule_member (SvcFaultRule * rule, const gchar * key, JsonNode * node,
       return FALSE;
   } else if (g_str_equal (key, "exhaust_after")) {
     return json_seconds (node, key, &f->exhaust_after, error);
+  } else if (g_str_equal (key, "resize")) {
+    JsonObject *obj;
+    JsonNode *size;
+
+    if (!JSON_NODE_HOLDS_OBJECT (node))
+      goto bad;
+    obj = json_node_get_object (node);
+    size = json_object_get_member (obj, "size");
+    if (!json_seconds (json_object_get_member (obj, "at"), "resize.at",
+            &f->resize_at, error))
+      return FALSE;
+    if (!size || !JSON_NODE_HOLDS_VALUE (size) ||
+        json_node_get_value_type (size) != G_TYPE_STRING)
+      goto bad;
+    return parse_size (json_node_get_string (size), &f->resize_width,
+        &f->resize_height, error);
   } else if (g_str_equal (key, "bad_message")) {
     return json_named_at (node, key, "kind", "at", &f->bad_message,
         &f->bad_message_at, error) &&
@@ -570,6 +617,19 @@ svc_fault_rule_to_json (const SvcFaultRule * rule, JsonBuilder * b)
     json_builder_set_member_name (b, "duration");
     json_builder_add_double_value (b, f->stall_for);
     json_builder_end_object (b);
+  }
+  if (f->resize_at >= 0) {
+    gchar *size = g_strdup_printf ("%dx%d", f->resize_width,
+        f->resize_height);
+
+    json_builder_set_member_name (b, "resize");
+    json_builder_begin_object (b);
+    json_builder_set_member_name (b, "at");
+    json_builder_add_double_value (b, f->resize_at);
+    json_builder_set_member_name (b, "size");
+    json_builder_add_string_value (b, size);
+    json_builder_end_object (b);
+    g_free (size);
   }
   if (f->exhaust_after >= 0) {
     json_builder_set_member_name (b, "exhaust_after");

@@ -28,6 +28,9 @@ struct _SvcFaults
   gdouble bad_message_at;
   gchar *director_error;        /* a director error code */
   gdouble director_error_at;
+  gdouble resize_at;            /* the sender changes its video size */
+  gint resize_width;            /* unannounced, as libwebrtc adapts */
+  gint resize_height;
 };
 
 /* Faults for the next sessions (session_id NULL) of one app (-1: any), or

@@ -232,6 +232,9 @@ main (int argc, char **argv)
         "KIND[:AT]"},
     {"fault-director-error", 0, 0, G_OPTION_ARG_CALLBACK, fault_option,
         "Send a director error with this code", "CODE[:AT]"},
+    {"fault-resize", 0, 0, G_OPTION_ARG_CALLBACK, fault_option,
+        "Send video of another size from AT seconds after the channel "
+          "opened, unannounced", "AT:WxH"},
     {NULL}
   };
 

@@ -14,6 +14,7 @@
  * peer whose response is kept open on purpose).
  */
 
+#include <stdio.h>
 #include <string.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -774,6 +775,7 @@ typedef enum
   FAULT_EXHAUST,
   FAULT_BAD_MESSAGE,
   FAULT_DIRECTOR_ERROR,
+  FAULT_RESIZE,
 } FaultKind;
 
 typedef struct
@@ -826,6 +828,17 @@ fault_fire (gpointer data)
     case FAULT_DIRECTOR_ERROR:
       s->klass->error_fault (s->app_data, t->what);
       break;
+    case FAULT_RESIZE:{
+      gint w = 0, h = 0;
+
+      /* nothing announces it: a libwebrtc sender lowers and raises its
+       * resolution with loss, bandwidth and CPU, silently */
+      if (sscanf (t->what, "%dx%d", &w, &h) == 2 && s->media) {
+        GST_INFO ("session %s: sending %dx%d from now on (fault)", s->id, w, h);
+        svc_media_set_video_size (s->media, w, h);
+      }
+      break;
+    }
   }
   return G_SOURCE_REMOVE;
 }
@@ -867,6 +880,13 @@ schedule_faults (SvcSession * s, const SvcFaults * f)
   if (f->director_error)
     add_fault (s, FAULT_DIRECTOR_ERROR, MAX (f->director_error_at, 0),
         f->director_error, 0);
+  if (f->resize_at >= 0) {
+    gchar *size = g_strdup_printf ("%dx%d", f->resize_width,
+        f->resize_height);
+
+    add_fault (s, FAULT_RESIZE, f->resize_at, size, 0);
+    g_free (size);
+  }
 }
 
 /* Faults for this live session: timed from now when the channel is open,

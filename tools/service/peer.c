@@ -411,33 +411,6 @@ add_missing_candidates (SvcPeer * peer, GstSDPMessage * sdp)
 }
 
 
-/* GStreamer 1.22 makes its answer before the payloader has an SSRC: with
- * RTX it writes "a=ssrc-group:FID 0 <rtx>" and the stream's msid on the
- * RTX SSRC. Chromium then decodes the video but never shows it (its
- * stream is bound to SSRC 0). A media section whose group names SSRC 0
- * loses its ssrc and ssrc-group lines: the streams are found by payload
- * type, as with any answer that has none. */
-static void
-drop_unknown_ssrcs (GstSDPMessage * sdp)
-{
-  guint i, j;
-
-  for (i = 0; i < gst_sdp_message_medias_len (sdp); i++) {
-    GstSDPMedia *media = (GstSDPMedia *) gst_sdp_message_get_media (sdp, i);
-    const gchar *group = gst_sdp_media_get_attribute_val (media,
-        "ssrc-group");
-
-    if (group == NULL || !g_str_has_prefix (group, "FID 0 "))
-      continue;
-    for (j = gst_sdp_media_attributes_len (media); j > 0; j--) {
-      const GstSDPAttribute *a = gst_sdp_media_get_attribute (media, j - 1);
-
-      if (g_strcmp0 (a->key, "ssrc") == 0 ||
-          g_strcmp0 (a->key, "ssrc-group") == 0)
-        gst_sdp_media_remove_attribute (media, j - 1);
-    }
-  }
-}
 
 static void
 finish_answer (SvcPeer * peer)
@@ -460,30 +433,53 @@ finish_answer (SvcPeer * peer)
     return;
   }
   add_missing_candidates (peer, desc->sdp);
-  drop_unknown_ssrcs (desc->sdp);
   text = gst_sdp_message_as_text (desc->sdp);
   gst_webrtc_session_description_free (desc);
   peer->callbacks.answer (peer->user_data, text, NULL);
   g_free (text);
 }
 
-/* On loopback the one host candidate is all there will be: the answer need
- * not wait for libnice to call gathering done (about 200 ms). */
 static gboolean
-has_loopback_host_candidate (SvcPeer * peer)
+is_unspecified (const gchar * host)
+{
+  GInetAddress *addr = g_inet_address_new_from_string (host);
+  gboolean any = !addr || g_inet_address_get_is_any (addr);
+
+  if (addr)
+    g_object_unref (addr);
+  return any;
+}
+
+/* Gathering on one address (--host, or loopback), the UDP host candidate
+ * of that address is all the answer needs: it need not wait for libnice
+ * to call gathering done (about 200 ms, TCP candidates included). */
+static gboolean
+has_bound_host_candidate (SvcPeer * peer)
 {
   GstWebRTCSessionDescription *desc = NULL;
+  const gchar *host = peer->config->host;
   gboolean have = FALSE;
-  gchar *text;
+  gchar **lines, *text, *needle;
+  guint i;
 
+  if (peer->config->loopback)
+    host = strchr (host, ':') ? "::1" : "127.0.0.1";
+  else if (is_unspecified (host))
+    return FALSE;
   g_object_get (peer->webrtc, "local-description", &desc, NULL);
   if (desc == NULL)
     return FALSE;
   text = gst_sdp_message_as_text (desc->sdp);
-  have = text && strstr (text, " typ host") && (strstr (text, " 127.0.0.1 ")
-      || strstr (text, " ::1 "));
-  g_free (text);
   gst_webrtc_session_description_free (desc);
+  needle = g_strdup_printf (" %s ", host);
+  lines = g_strsplit (text ? text : "", "\n", -1);
+  for (i = 0; lines[i] && !have; i++)
+    have = g_str_has_prefix (lines[i], "a=candidate:") &&
+        strstr (lines[i], " UDP ") && strstr (lines[i], needle) &&
+        strstr (lines[i], " typ host");
+  g_strfreev (lines);
+  g_free (needle);
+  g_free (text);
   return have;
 }
 
@@ -497,7 +493,7 @@ poll_gathering (gpointer data)
     return G_SOURCE_REMOVE;
   g_object_get (peer->webrtc, "ice-gathering-state", &state, NULL);
   if (state == GST_WEBRTC_ICE_GATHERING_STATE_COMPLETE ||
-      (peer->config->loopback && has_loopback_host_candidate (peer))) {
+      has_bound_host_candidate (peer)) {
     finish_answer (peer);
     return G_SOURCE_REMOVE;
   }
@@ -738,6 +734,13 @@ svc_peer_add_stream (SvcPeer * peer, GstPad * src, SvcStreamKind kind,
     caps = gst_caps_new_simple ("application/x-rtp", "media", G_TYPE_STRING,
         "audio", "encoding-name", G_TYPE_STRING, "OPUS", "payload",
         G_TYPE_INT, offer->audio_pt, "clock-rate", G_TYPE_INT, 48000, NULL);
+  /* the stream's SSRC chosen now, so that the answer names it: GStreamer
+   * 1.22 makes the answer before the payloader has one, and wrote
+   * "a=ssrc-group:FID 0 <rtx>" (Chromium then decoded the video but never
+   * showed it; a client that finds its retransmission stream by the
+   * answer's SSRCs asked for none). The payloader takes it from these caps
+   * when it negotiates. */
+  gst_caps_set_simple (caps, "ssrc", G_TYPE_UINT, g_random_int (), NULL);
 
   templ = gst_element_get_pad_template (peer->webrtc, "sink_%u");
   sink = gst_element_request_pad (peer->webrtc, templ, NULL, caps);
@@ -771,16 +774,6 @@ svc_peer_add_stream (SvcPeer * peer, GstPad * src, SvcStreamKind kind,
   return TRUE;
 }
 
-static gboolean
-is_unspecified (const gchar * host)
-{
-  GInetAddress *addr = g_inet_address_new_from_string (host);
-  gboolean any = !addr || g_inet_address_get_is_any (addr);
-
-  if (addr)
-    g_object_unref (addr);
-  return any;
-}
 
 gboolean
 svc_peer_start (SvcPeer * peer, const gchar * offer_sdp, GError ** error)

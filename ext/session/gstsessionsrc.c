@@ -81,6 +81,7 @@ enum
   PROP_SESSION_ID,
   PROP_CONTROL_SCRIPT,
   PROP_STATS_INTERVAL,
+  PROP_ICE_TCP,
 };
 
 enum
@@ -110,6 +111,7 @@ typedef struct
   gchar *session_id;
   gchar *control_script;
   guint stats_interval;
+  gboolean ice_tcp;
 
   /* output stage, lives as long as the element */
   GstSessionOutputOrigin origin;
@@ -1212,6 +1214,7 @@ start_session (GstSessionSrc * self)
   config.audio = klass->has_audio;
   config.decode = priv->decode;
   config.loopback_only = url_is_loopback (priv->url);
+  config.ice_tcp = priv->ice_tcp;
   config.latency_ms = priv->latency >= 0 ? (guint) priv->latency :
       config.loopback_only ? AUTO_LATENCY_LOOPBACK : AUTO_LATENCY_REMOTE;
   config.stun_server = stun = g_strdup (priv->stun_server);
@@ -1665,6 +1668,9 @@ gst_session_src_set_property (GObject * object, guint prop_id,
     case PROP_STOP_TIMEOUT:
       priv->stop_timeout = g_value_get_uint (value);
       break;
+    case PROP_ICE_TCP:
+      priv->ice_tcp = g_value_get_boolean (value);
+      break;
     case PROP_STATS_INTERVAL:
       priv->stats_interval = g_value_get_uint (value);
       break;
@@ -1725,6 +1731,9 @@ gst_session_src_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_SESSION_ID:
       g_value_set_string (value, priv->session_id);
+      break;
+    case PROP_ICE_TCP:
+      g_value_set_boolean (value, priv->ice_tcp);
       break;
     case PROP_STATS_INTERVAL:
       g_value_set_uint (value, priv->stats_interval);
@@ -1887,6 +1896,20 @@ gst_session_src_class_init (GstSessionSrcClass * klass)
           "Jitterbuffer latency in ms (-1: 5 on loopback, 200 elsewhere)",
           -1, 10000, DEFAULT_LATENCY, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstSessionSrc:ice-tcp:
+   *
+   * Gather TCP candidates too (RFC 6544), for networks that block UDP. Off
+   * by default: they take gathering time, and the offer waits for nothing
+   * but the UDP host candidates (and the STUN or TURN server's when one is
+   * set). Never on loopback.
+   */
+  g_object_class_install_property (gobject_class, PROP_ICE_TCP,
+      g_param_spec_boolean ("ice-tcp", "ICE TCP",
+          "Gather TCP candidates too (for networks that block UDP)", FALSE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
 
   /**
    * GstSessionSrc:stats-interval:

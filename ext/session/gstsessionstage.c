@@ -44,6 +44,10 @@ GST_DEBUG_CATEGORY_STATIC (session_stage_debug);
 #define LOOPBACK_PACING_MS 5u
 
 #define GATHER_POLL_MS 5
+/* the jitterbuffer's latency until media flows (see gst_session_stage_new) */
+#define START_LATENCY_MS 20u
+/* host candidates of the other interfaces come within this of the first */
+#define GATHER_HOST_GRACE_MS 10
 
 /* the longest wait of a NACK or PLI for its RTCP packet */
 #define FEEDBACK_INTERVAL ((guint64) (100 * GST_MSECOND))
@@ -78,6 +82,7 @@ struct _GstSessionStage
   GMutex lock;
   gboolean dead;
   gboolean offer_sent;
+  gint64 host_seen;             /* context: the first UDP host candidate */
   GstSessionStageTimes times;
   guint ssrc[2];                /* per GstSessionOutputKind; 0: none yet */
   GPtrArray *jitterbuffers;     /* rtpjitterbuffer, "ssrc" data set */
@@ -405,12 +410,26 @@ build_chain (GstSessionStage * stage, const gchar * encoding,
   return gst_element_get_static_pad (chain[0], "sink");
 }
 
+static void
+raise_latency (GstSessionStage * stage, gpointer data)
+{
+  guint latency = 0;
+
+  g_object_get (stage->webrtc, "latency", &latency, NULL);
+  if (latency != stage->config.latency_ms) {
+    GST_DEBUG_OBJECT (stage->owner, "jitterbuffer latency %u ms from now on",
+        stage->config.latency_ms);
+    g_object_set (stage->webrtc, "latency", stage->config.latency_ms, NULL);
+  }
+}
+
 static GstPadProbeReturn
 first_rtp_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
   GstSessionStage *stage = user_data;
 
   mark (stage, &stage->times.first_rtp);
+  invoke (stage, raise_latency, NULL, NULL);
   return GST_PAD_PROBE_REMOVE;
 }
 
@@ -589,6 +608,61 @@ send_offer (GstSessionStage * stage, gboolean complete)
   g_free (sdp);
 }
 
+/* Whether the local description has a candidate line with all of
+ * @needles (NULL-terminated) */
+static gboolean
+has_candidate (const gchar * sdp, ...)
+{
+  const gchar *line = sdp;
+  va_list args;
+
+  while (line && (line = strstr (line, "a=candidate:"))) {
+    const gchar *end = strchr (line, '\n');
+    gchar *one = end ? g_strndup (line, end - line) : g_strdup (line);
+    const gchar *needle;
+    gboolean all = TRUE;
+
+    va_start (args, sdp);
+    while (all && (needle = va_arg (args, const gchar *)))
+        all = strstr (one, needle) != NULL;
+    va_end (args);
+    g_free (one);
+    if (all)
+      return TRUE;
+    line = end;
+  }
+  return FALSE;
+}
+
+/* Enough candidates to offer: on loopback the 127.0.0.1 host candidate;
+ * elsewhere the UDP host candidates (libnice adds those of every
+ * interface at once, when gathering starts; GATHER_HOST_GRACE_MS lets the
+ * last of them in), and the server-reflexive one when a STUN server is
+ * set, the relayed one when a TURN server is. Anything else is not worth
+ * waiting for; gathering-timeout bounds the wait. */
+static gboolean
+enough_candidates (GstSessionStage * stage)
+{
+  gchar *sdp = local_sdp (stage);
+  gboolean enough = FALSE;
+  gint64 now = g_get_monotonic_time ();
+
+  if (sdp == NULL)
+    return FALSE;
+  if (stage->config.loopback_only) {
+    enough = has_candidate (sdp, " 127.0.0.1 ", " typ host", NULL);
+  } else if (has_candidate (sdp, " UDP ", " typ host", NULL)) {
+    if (stage->host_seen == 0)
+      stage->host_seen = now;
+    enough = now - stage->host_seen >= GATHER_HOST_GRACE_MS * 1000 &&
+        (stage->stun_server == NULL ||
+        has_candidate (sdp, " typ srflx", NULL)) &&
+        (stage->turn_server == NULL || has_candidate (sdp, " typ relay", NULL));
+  }
+  g_free (sdp);
+  return enough;
+}
+
 /* Polls the gathering state: 1.22.0 can lose the notification. */
 static gboolean
 gather_poll (gpointer user_data)
@@ -603,18 +677,12 @@ gather_poll (gpointer user_data)
     send_offer (stage, TRUE);
     return G_SOURCE_REMOVE;
   }
-  /* on loopback the one host candidate is all there will be: no need to
-   * wait for libnice to call gathering done */
-  if (stage->config.loopback_only) {
-    gchar *sdp = local_sdp (stage);
-    gboolean have = sdp && strstr (sdp, " 127.0.0.1 ") &&
-        strstr (sdp, " typ host");
-
-    g_free (sdp);
-    if (have) {
-      send_offer (stage, TRUE);
-      return G_SOURCE_REMOVE;
-    }
+  /* libnice calls gathering done only once every candidate type it
+   * tries has answered or timed out (about 200 ms even on a LAN): the
+   * offer leaves as soon as what the path needs is there */
+  if (enough_candidates (stage)) {
+    send_offer (stage, TRUE);
+    return G_SOURCE_REMOVE;
   }
   if (g_get_monotonic_time () - stage->times.offer_created >
       (gint64) (stage->config.gathering_timeout / GST_USECOND)) {
@@ -850,18 +918,34 @@ configure_ice (GstSessionStage * stage)
   GObject *ice = NULL;
   gboolean ok = FALSE;
 
-  if (!stage->config.loopback_only)
-    return;
   g_object_get (stage->webrtc, "ice-agent", &ice, NULL);
   if (ice == NULL)
     return;
+  /* TCP candidates only when asked for (ice-tcp): they cost gathering
+   * time and only help where UDP is blocked; on loopback never */
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (ice), "ice-tcp"))
+    g_object_set (ice, "ice-tcp", stage->config.ice_tcp &&
+        !stage->config.loopback_only, NULL);
+  /* nor a port mapping from a router (UPnP): a client needs none, and
+   * libnice waits for the router's answer before gathering is done */
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (ice), "agent")) {
+    GObject *agent = NULL;
+
+    g_object_get (ice, "agent", &agent, NULL);
+    if (agent && g_object_class_find_property (G_OBJECT_GET_CLASS (agent),
+            "upnp"))
+      g_object_set (agent, "upnp", FALSE, NULL);
+    if (agent)
+      g_object_unref (agent);
+  }
+  if (!stage->config.loopback_only) {
+    g_object_unref (ice);
+    return;
+  }
   if (g_signal_lookup ("add-local-ip-address", G_OBJECT_TYPE (ice)))
     g_signal_emit_by_name (ice, "add-local-ip-address", "127.0.0.1", &ok);
   if (!ok)
     GST_WARNING_OBJECT (stage->owner, "could not gather on 127.0.0.1");
-  /* UDP on loopback is all it takes: no TCP candidates to gather */
-  if (g_object_class_find_property (G_OBJECT_GET_CLASS (ice), "ice-tcp"))
-    g_object_set (ice, "ice-tcp", FALSE, NULL);
   /* libnice paces its connectivity checks 20 ms apart, for links that
    * congest; a loopback link does not, and 5 ms brings ICE up in about
    * 15 ms instead of 60 */
@@ -875,10 +959,6 @@ configure_ice (GstSessionStage * stage)
       g_object_set (agent, "stun-pacing-timer", LOOPBACK_PACING_MS, NULL);
       stage->paced_agent = g_object_ref (agent);
     }
-    /* nor a port mapping from a router (it only logs about busy ports) */
-    if (agent && g_object_class_find_property (G_OBJECT_GET_CLASS (agent),
-            "upnp"))
-      g_object_set (agent, "upnp", FALSE, NULL);
     if (agent)
       g_object_unref (agent);
   }
@@ -925,8 +1005,13 @@ gst_session_stage_new (GstElement * owner,
     return NULL;
   }
   gst_object_ref (stage->webrtc);
+  /* the jitterbuffer holds a stream's first packet for its whole latency
+   * (it cannot know yet whether one before it is still coming): 200 ms of
+   * every start off loopback. It starts at START_LATENCY_MS, and takes
+   * its latency once media flows (raise_latency) */
   g_object_set (stage->webrtc, "bundle-policy",
-      GST_WEBRTC_BUNDLE_POLICY_MAX_BUNDLE, "latency", config->latency_ms, NULL);
+      GST_WEBRTC_BUNDLE_POLICY_MAX_BUNDLE, "latency",
+      MIN (config->latency_ms, START_LATENCY_MS), NULL);
   if (stage->stun_server)
     g_object_set (stage->webrtc, "stun-server", stage->stun_server, NULL);
   if (stage->turn_server)

@@ -42,6 +42,7 @@ typedef struct
   const gchar *turn_server;
   const gchar *channel_label;
   gboolean loopback_only;
+  gboolean ice_tcp;             /* gather TCP candidates too */
   GstClockTime gathering_timeout;
   gint audio_rate;              /* raw audio output rate */
   gint audio_channels;          /* raw audio output channels */

@@ -11,7 +11,7 @@ GST_SESSION_PACKAGES="
   gobject-introspection libgirepository1.0-dev gir1.2-gstreamer-1.0 python3-gi
   nettle-dev libsqlite3-dev ffmpeg clang libclang-rt-14-dev llvm-14 valgrind
   nginx libnginx-mod-rtmp gstreamer1.0-plugins-base-apps gstreamer1.0-x
-  git openssl curl jq sqlite3 debootstrap iproute2 iputils-ping chromium
+  git openssl curl jq sqlite3 debootstrap iproute2 iputils-ping chromium coturn
 "
 
 # Installs whatever of GST_SESSION_PACKAGES is missing (only as root, only

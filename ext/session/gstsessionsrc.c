@@ -32,6 +32,8 @@
 
 #include <string.h>
 
+#include <gst/webrtc/webrtc.h>
+
 #include "gstsessionsrc.h"
 #include "gstsessionstats.h"
 
@@ -82,6 +84,7 @@ enum
   PROP_CONTROL_SCRIPT,
   PROP_STATS_INTERVAL,
   PROP_ICE_TCP,
+  PROP_ICE_TRANSPORT_POLICY,
 };
 
 enum
@@ -112,6 +115,7 @@ typedef struct
   gchar *control_script;
   guint stats_interval;
   gboolean ice_tcp;
+  GstWebRTCICETransportPolicy ice_transport_policy;
 
   /* output stage, lives as long as the element */
   GstSessionOutputOrigin origin;
@@ -1215,6 +1219,8 @@ start_session (GstSessionSrc * self)
   config.decode = priv->decode;
   config.loopback_only = url_is_loopback (priv->url);
   config.ice_tcp = priv->ice_tcp;
+  config.relay_only = priv->ice_transport_policy ==
+      GST_WEBRTC_ICE_TRANSPORT_POLICY_RELAY;
   config.latency_ms = priv->latency >= 0 ? (guint) priv->latency :
       config.loopback_only ? AUTO_LATENCY_LOOPBACK : AUTO_LATENCY_REMOTE;
   config.stun_server = stun = g_strdup (priv->stun_server);
@@ -1668,6 +1674,9 @@ gst_session_src_set_property (GObject * object, guint prop_id,
     case PROP_STOP_TIMEOUT:
       priv->stop_timeout = g_value_get_uint (value);
       break;
+    case PROP_ICE_TRANSPORT_POLICY:
+      priv->ice_transport_policy = g_value_get_enum (value);
+      break;
     case PROP_ICE_TCP:
       priv->ice_tcp = g_value_get_boolean (value);
       break;
@@ -1731,6 +1740,9 @@ gst_session_src_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_SESSION_ID:
       g_value_set_string (value, priv->session_id);
+      break;
+    case PROP_ICE_TRANSPORT_POLICY:
+      g_value_set_enum (value, priv->ice_transport_policy);
       break;
     case PROP_ICE_TCP:
       g_value_set_boolean (value, priv->ice_tcp);
@@ -1895,6 +1907,21 @@ gst_session_src_class_init (GstSessionSrcClass * klass)
       g_param_spec_int ("latency", "Latency",
           "Jitterbuffer latency in ms (-1: 5 on loopback, 200 elsewhere)",
           -1, 10000, DEFAULT_LATENCY, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstSessionSrc:ice-transport-policy:
+   *
+   * `relay` uses only candidates relayed by the TURN server of
+   * #GstSessionSrc:turn-server, even where a direct path exists (it hides
+   * the local addresses from the service, or tests the relay); `all` (the
+   * default) uses every path that works.
+   */
+  g_object_class_install_property (gobject_class, PROP_ICE_TRANSPORT_POLICY,
+      g_param_spec_enum ("ice-transport-policy", "ICE transport policy",
+          "all: every path that works; relay: through the TURN server only",
+          GST_TYPE_WEBRTC_ICE_TRANSPORT_POLICY,
+          GST_WEBRTC_ICE_TRANSPORT_POLICY_ALL, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
 
   /**

@@ -85,6 +85,7 @@ struct _GstSessionStage
   gint64 host_seen;             /* context: the first UDP host candidate */
   GstSessionStageTimes times;
   guint ssrc[2];                /* per GstSessionOutputKind; 0: none yet */
+  gchar *candidate_type;        /* of the selected pair's local candidate */
   GPtrArray *jitterbuffers;     /* rtpjitterbuffer, "ssrc" data set */
 };
 
@@ -110,6 +111,7 @@ stage_unref (GstSessionStage * stage)
   g_free (stage->turn_server);
   g_free (stage->channel_label);
   g_ptr_array_unref (stage->jitterbuffers);
+  g_free (stage->candidate_type);
   g_mutex_clear (&stage->lock);
   g_free (stage);
 }
@@ -826,6 +828,79 @@ session_source_stats (GstSessionStage * stage, guint ssrc,
   gst_structure_free (all);
 }
 
+/* webrtcbin's statistics, for one fact: the type of the local candidate
+ * of the selected pair (host, srflx, prflx, relay): whether the session
+ * goes through the TURN relay. Only that is kept: a relay candidate's
+ * statistics name the TURN server's URL, which may carry its password. */
+static void
+on_webrtc_stats (GstPromise * promise, gpointer user_data)
+{
+  GstSessionStage *stage = user_data;
+  const GstStructure *all = NULL;
+  const gchar *type = NULL;
+  gint i, n;
+
+  if (gst_promise_wait (promise) == GST_PROMISE_RESULT_REPLIED)
+    all = gst_promise_get_reply (promise);
+  n = all ? gst_structure_n_fields (all) : 0;
+  for (i = 0; i < n && type == NULL; i++) {
+    const GValue *v = gst_structure_get_value (all,
+        gst_structure_nth_field_name (all, i));
+    const GstStructure *pair, *local;
+    const gchar *local_id;
+    GstWebRTCStatsType t;
+
+    if (!GST_VALUE_HOLDS_STRUCTURE (v))
+      continue;
+    pair = gst_value_get_structure (v);
+    if (!gst_structure_get (pair, "type", GST_TYPE_WEBRTC_STATS_TYPE, &t,
+            NULL) || t != GST_WEBRTC_STATS_CANDIDATE_PAIR)
+      continue;
+    local_id = gst_structure_get_string (pair, "local-candidate-id");
+    v = local_id ? gst_structure_get_value (all, local_id) : NULL;
+    if (v && GST_VALUE_HOLDS_STRUCTURE (v)) {
+      local = gst_value_get_structure (v);
+      type = gst_structure_get_string (local, "candidate-type");
+    }
+  }
+  if (type) {
+    g_mutex_lock (&stage->lock);
+    if (g_strcmp0 (stage->candidate_type, type) != 0) {
+      g_free (stage->candidate_type);
+      stage->candidate_type = g_strdup (type);
+    }
+    g_mutex_unlock (&stage->lock);
+  }
+  gst_promise_unref (promise);
+}
+
+/* Asks webrtcbin for its statistics; the answer comes on its thread and
+ * updates what gst_session_stage_get_candidate_type returns. */
+void
+gst_session_stage_query_transport (GstSessionStage * stage)
+{
+  GstPromise *promise;
+
+  if (is_dead (stage) || stage->webrtc == NULL)
+    return;
+  promise = gst_promise_new_with_change_func (on_webrtc_stats,
+      stage_ref (stage), (GDestroyNotify) stage_unref);
+  g_signal_emit_by_name (stage->webrtc, "get-stats", NULL, promise);
+}
+
+/* The local candidate type of the selected pair, or NULL (not known yet).
+ * Free with g_free. */
+gchar *
+gst_session_stage_get_candidate_type (GstSessionStage * stage)
+{
+  gchar *type;
+
+  g_mutex_lock (&stage->lock);
+  type = g_strdup (stage->candidate_type);
+  g_mutex_unlock (&stage->lock);
+  return type;
+}
+
 /* Gathers what the jitterbuffer and rtpsession know of the @kind stream.
  * Any thread; bounded (two property reads). */
 void
@@ -1016,6 +1091,9 @@ gst_session_stage_new (GstElement * owner,
     g_object_set (stage->webrtc, "stun-server", stage->stun_server, NULL);
   if (stage->turn_server)
     g_object_set (stage->webrtc, "turn-server", stage->turn_server, NULL);
+  if (config->relay_only)
+    g_object_set (stage->webrtc, "ice-transport-policy",
+        GST_WEBRTC_ICE_TRANSPORT_POLICY_RELAY, NULL);
   gst_bin_add (GST_BIN (stage->pipeline), stage->webrtc);
   {
     /* once sender reports came, each buffer carries its capture time on

@@ -43,6 +43,7 @@ typedef struct
   const gchar *channel_label;
   gboolean loopback_only;
   gboolean ice_tcp;             /* gather TCP candidates too */
+  gboolean relay_only;          /* ICE through the TURN server only */
   GstClockTime gathering_timeout;
   gint audio_rate;              /* raw audio output rate */
   gint audio_channels;          /* raw audio output channels */
@@ -103,6 +104,12 @@ typedef struct
 G_GNUC_INTERNAL
 void gst_session_stage_get_transport_stats (GstSessionStage * stage,
     GstSessionOutputKind kind, GstSessionTransportStats * stats);
+
+G_GNUC_INTERNAL
+void gst_session_stage_query_transport (GstSessionStage * stage);
+
+G_GNUC_INTERNAL
+gchar *gst_session_stage_get_candidate_type (GstSessionStage * stage);
 
 G_GNUC_INTERNAL
 void gst_session_stage_free (GstSessionStage * stage);

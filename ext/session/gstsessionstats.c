@@ -91,6 +91,15 @@ gst_session_stats_build (GstSessionStage * stage,
       rtt = t.rtx_round_trip;
     latency = MAX (latency, t.jitterbuffer_latency_ms);
   }
+  {
+    gchar *type = gst_session_stage_get_candidate_type (stage);
+
+    gst_structure_set (s, "candidate-type", G_TYPE_STRING, type ? type : "",
+        NULL);
+    g_free (type);
+    /* the answer comes by the next message */
+    gst_session_stage_query_transport (stage);
+  }
   gst_structure_set (s, "round-trip-ms", G_TYPE_DOUBLE,
       GST_CLOCK_TIME_IS_VALID (rtt) ? rtt / 1e6 : -1.0,
       "jitterbuffer-latency-ms", G_TYPE_UINT, latency, NULL);

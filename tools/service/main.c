@@ -159,6 +159,10 @@ main (int argc, char **argv)
   GOptionEntry entries[] = {
     {"host", 0, 0, G_OPTION_ARG_STRING, &config.host,
         "Address to listen on (default 127.0.0.1)", "ADDR"},
+    {"ice-address", 0, 0, G_OPTION_ARG_STRING, &config.ice_address,
+          "Gather ICE candidates on ADDR, not on --host (tests: an address "
+          "the client cannot reach, so that only a TURN relay works)",
+        "ADDR"},
     {"port", 0, 0, G_OPTION_ARG_INT, &port,
         "Port to listen on; 0 picks a free one (default 0)", "PORT"},
     {"api-key", 0, 0, G_OPTION_ARG_STRING_ARRAY, &config.api_keys,
@@ -332,6 +336,7 @@ main (int argc, char **argv)
     g_printerr ("gst-session-service: threads still ending after %d ms\n",
         SETTLE_MAX_MS);
   g_free (config.host);
+  g_free (config.ice_address);
   g_strfreev (config.api_keys);
   g_strfreev (config.blocked_words);
   g_free (config.webhook_user_id);

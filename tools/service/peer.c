@@ -450,6 +450,20 @@ is_unspecified (const gchar * host)
   return any;
 }
 
+/* The address ICE gathers on: --ice-address, else the loopback address
+ * on loopback, else --host (unspecified: every interface) */
+static const gchar *
+ice_host (SvcPeer * peer)
+{
+  const gchar *host = peer->config->host;
+
+  if (peer->config->ice_address)
+    return peer->config->ice_address;
+  if (peer->config->loopback)
+    return strchr (host, ':') ? "::1" : "127.0.0.1";
+  return host;
+}
+
 /* Gathering on one address (--host, or loopback), the UDP host candidate
  * of that address is all the answer needs: it need not wait for libnice
  * to call gathering done (about 200 ms, TCP candidates included). */
@@ -457,14 +471,12 @@ static gboolean
 has_bound_host_candidate (SvcPeer * peer)
 {
   GstWebRTCSessionDescription *desc = NULL;
-  const gchar *host = peer->config->host;
+  const gchar *host = ice_host (peer);
   gboolean have = FALSE;
   gchar **lines, *text, *needle;
   guint i;
 
-  if (peer->config->loopback)
-    host = strchr (host, ':') ? "::1" : "127.0.0.1";
-  else if (is_unspecified (host))
+  if (is_unspecified (host))
     return FALSE;
   g_object_get (peer->webrtc, "local-description", &desc, NULL);
   if (desc == NULL)
@@ -787,11 +799,9 @@ svc_peer_start (SvcPeer * peer, const gchar * offer_sdp, GError ** error)
    * the added addresses only */
   g_object_get (peer->webrtc, "ice-agent", &ice, NULL);
   if (ice) {
-    const gchar *host = peer->config->host;
+    const gchar *host = ice_host (peer);
     gboolean ok = FALSE;
 
-    if (peer->config->loopback)
-      host = strchr (host, ':') ? "::1" : "127.0.0.1";
     if (!is_unspecified (host))
       g_signal_emit_by_name (ice, "add-local-ip-address", host, &ok);
     /* UDP on loopback is all it takes: no TCP candidates */

@@ -29,6 +29,7 @@ typedef enum
 typedef struct
 {
   gchar *host;
+  gchar *ice_address;           /* gather ICE candidates here; NULL: host */
   guint port;
   gchar **api_keys;             /* any of them is accepted; never logged */
   guint runners;                /* concurrent sessions per app */

@@ -425,6 +425,33 @@ raise_latency (GstSessionStage * stage, gpointer data)
   }
 }
 
+/* GStreamer 1.22's webrtcbin sets a new jitterbuffer's do-retransmission
+ * from every entry of its SSRC map in turn, not from the stream's own:
+ * with audio and video both named in the answer, the last entry (audio,
+ * which asks for no retransmission) won, and the video never sent a NACK
+ * (found by tests/net/loss-recovery director). Set once the stream's kind
+ * is known: retransmissions for video off loopback. */
+static void
+set_retransmission (GstSessionStage * stage, guint ssrc, gboolean on)
+{
+  GstElement *jb = NULL;
+  guint i;
+
+  g_mutex_lock (&stage->lock);
+  for (i = 0; i < stage->jitterbuffers->len; i++) {
+    GstElement *e = g_ptr_array_index (stage->jitterbuffers, i);
+
+    if (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (e),
+                "session-ssrc")) == ssrc)
+      jb = gst_object_ref (e);
+  }
+  g_mutex_unlock (&stage->lock);
+  if (jb) {
+    g_object_set (jb, "do-retransmission", on, NULL);
+    gst_object_unref (jb);
+  }
+}
+
 static GstPadProbeReturn
 first_rtp_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
@@ -466,6 +493,8 @@ on_pad_added (GstElement * webrtc, GstPad * pad, GstSessionStage * stage)
       g_mutex_lock (&stage->lock);
       stage->ssrc[kind] = ssrc;
       g_mutex_unlock (&stage->lock);
+      set_retransmission (stage, ssrc, kind == GST_SESSION_OUTPUT_VIDEO &&
+          !stage->config.loopback_only);
     }
   }
   gst_caps_unref (caps);

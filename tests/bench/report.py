@@ -946,6 +946,33 @@ def section_soak(doc, r):
             "—", "—", "—", "—")
 
 
+def section_net(doc, r):
+    """Section 10, rendered by tests/bench/net-bench itself (one text for
+    its --markdown and this report)."""
+    doc.add("## 10. Network paths")
+    doc.add()
+    if r is None:
+        doc.add("Not run in this report; run `tests/bench/run --net` or "
+                "`tests/bench/net-bench` (root, Chromium; about 15 minutes).")
+        doc.row("Network paths (LAN, Internet, Mobile)", "not run", "—", "—",
+                "Internet ≥ 99.5 %, ≤ 250 ms; Mobile ≥ 97 %, ≤ 1 s; "
+                "≥ Chromium", "n/a")
+        return
+    import importlib.machinery
+    import importlib.util
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "net-bench")
+    loader = importlib.machinery.SourceFileLoader("net_bench", path)
+    module = importlib.util.module_from_spec(
+        importlib.util.spec_from_loader("net_bench", loader))
+    loader.exec_module(module)
+    text, rows = module.markdown(r, heading=False)
+    doc.add(text.rstrip())
+    doc.add()
+    for row in rows:
+        doc.row(*row)
+
+
 # ---------------------------------------------------------------- main
 
 def main():
@@ -953,7 +980,7 @@ def main():
     machine = load(directory, "machine") or {}
     results = {n: load(directory, n) for n in
                ["ttff", "control", "cpu", "scale", "renew", "director",
-                "contract", "webhook", "soak"]}
+                "contract", "webhook", "soak", "net"]}
     doc = Doc()
     section_ttff(doc, results["ttff"])
     section_control(doc, results["control"])
@@ -964,6 +991,7 @@ def main():
     section_webhook(doc, results["webhook"])
     section_contract(doc, results["contract"])
     section_soak(doc, results["soak"])
+    section_net(doc, results["net"])
 
     head = [
         "# Performance",
@@ -1020,7 +1048,8 @@ def main():
         "`build/bench/`). Each program also runs alone, e.g. "
         "`build/tests/bench/bench-ttff --runs 7`; `--quick` is the ~2 s "
         "smoke run that the `bench` suite of `tests/run` uses. The soak "
-        "(section 9) runs only with `tests/bench/run --soak`.",
+        "(section 9) runs only with `tests/bench/run --soak`, the network "
+        "paths (section 10) only with `tests/bench/run --net`.",
         "",
     ]
     with open(output, "w", encoding="utf-8") as f:

@@ -99,10 +99,14 @@ encoder_description (SvcCodec codec)
 
 /* Opus with in-band FEC: each packet also carries a coarse copy of the
  * one before it, which a receiver decodes when that one was lost (as
- * browsers send when the offer says useinbandfec=1; the encoder adds it
- * only for a loss rate above zero) */
-#define OPUS_ENCODER "opusenc bitrate=64000 frame-size=20 audio-type=generic " \
-  "inband-fec=true packet-loss-percentage=10"
+ * browsers send when the offer says useinbandfec=1). The encoder adds it
+ * only for an expected loss above zero, at the cost of the main signal's
+ * bits: the cached loop (the loss tests' media) is encoded for 10 % loss;
+ * live audio for none, since the sync clicks lost their peaks with FEC
+ * (tests/service/director.c missed a click in 1 run of 4) and a sender
+ * should follow the loss its receiver reports (not done yet) */
+#define OPUS_ENCODER(loss) "opusenc bitrate=64000 frame-size=20 " \
+  "audio-type=generic inband-fec=true packet-loss-percentage=" #loss
 
 static const gchar *
 payloader_description (SvcCodec codec)
@@ -275,7 +279,7 @@ build_cache (SvcMedia * media, gboolean video, gint width, gint height)
         encoder_description (s->codec));
   else
     desc = g_strdup_printf ("appsrc name=src format=time ! %s ! appsink "
-        "name=sink sync=false", OPUS_ENCODER);
+        "name=sink sync=false", OPUS_ENCODER (10));
   pipeline = gst_parse_launch (desc, &error);
   g_free (desc);
   if (!pipeline) {
@@ -702,7 +706,7 @@ feeder_init (SvcMedia * media, SvcFeeder * feeder, gboolean video,
         s->audio_pt);
   else
     desc = g_strdup_printf ("appsrc name=src ! %s ! rtpopuspay name=pay "
-        "pt=%u", OPUS_ENCODER, s->audio_pt);
+        "pt=%u", OPUS_ENCODER (0), s->audio_pt);
 
   /* no ghosting of unlinked pads: a ghosted text pad of textoverlay would
    * make it wait for text buffers */

@@ -56,6 +56,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_session_src_debug);
 /* jitterbuffer latency (ms) with latency=-1: loopback, or elsewhere */
 #define AUTO_LATENCY_LOOPBACK 5
 #define AUTO_LATENCY_REMOTE 200
+/* the most latency=-1 rises to off loopback (see follow_path) */
+#define AUTO_LATENCY_MAX 500
 
 /* the longest stall announced by deadline_missed (late_by_seconds) that is
  * waited out before media-timeout counts: a service-sent number, clamped */
@@ -143,6 +145,8 @@ typedef struct
   GSource *retry_source;
   GSource *watchdog_source;
   GstSessionStatsState stats_state;
+  guint auto_latency;           /* latency=-1 off loopback: ms, or 0 */
+  gint64 latency_checked;       /* monotonic µs */
   GSource *stop_source;
   gboolean want_session;
   gboolean channel_open;
@@ -1094,6 +1098,51 @@ static const GstSessionStageCallbacks stage_callbacks = {
   on_stage_failed,
 };
 
+/* latency=-1 off loopback: the jitterbuffer must wait long enough for a
+ * retransmission, which takes a round trip and the wait for the NACK's
+ * RTCP packet. Once retransmissions measured the round trip (NACK to RTX),
+ * the latency rises to twice it plus 80 ms when that is more (at most
+ * AUTO_LATENCY_MAX, never down within the element's life, so the timeline
+ * moves once), and the output places media that much later. */
+static void
+follow_path (GstSessionSrc * self, gint64 now)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+  GstSessionTransportStats t;
+  guint current, target, i;
+  gboolean changed = FALSE;
+
+  if (now - priv->latency_checked < G_USEC_PER_SEC || !priv->channel_open)
+    return;
+  priv->latency_checked = now;
+  GST_OBJECT_LOCK (self);
+  if (priv->latency >= 0 || url_is_loopback (priv->url)) {
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
+  GST_OBJECT_UNLOCK (self);
+  gst_session_stage_get_transport_stats (priv->stage, GST_SESSION_OUTPUT_VIDEO,
+      &t);
+  if (!t.valid || !GST_CLOCK_TIME_IS_VALID (t.rtx_round_trip))
+    return;
+  current = MAX (AUTO_LATENCY_REMOTE, priv->auto_latency);
+  target = (guint) (2 * t.rtx_round_trip / GST_MSECOND) + 80;
+  target = MIN ((target + 19) / 20 * 20, AUTO_LATENCY_MAX);
+  if (target < current + 40)
+    return;
+  GST_INFO_OBJECT (self, "round trip %" GST_TIME_FORMAT ": latency %u ms, "
+      "was %u", GST_TIME_ARGS (t.rtx_round_trip), target, current);
+  priv->auto_latency = target;
+  gst_session_stage_set_latency (priv->stage, target);
+  for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
+    if (priv->outputs[i])
+      changed |= gst_session_output_set_recovery (priv->outputs[i],
+          target * GST_MSECOND);
+  if (changed)
+    gst_element_post_message (GST_ELEMENT (self),
+        gst_message_new_latency (GST_OBJECT (self)));
+}
+
 /* session/stats every stats-interval ms while media flows */
 static void
 post_stats (GstSessionSrc * self, guint interval, gint64 now)
@@ -1130,6 +1179,7 @@ watchdog (gpointer data)
   stats_interval = priv->stats_interval;
   GST_OBJECT_UNLOCK (self);
   post_stats (self, stats_interval, now);
+  follow_path (self, now);
 
   if (!priv->channel_open) {
     if (start_timeout && priv->signaller &&
@@ -1222,7 +1272,8 @@ start_session (GstSessionSrc * self)
   config.relay_only = priv->ice_transport_policy ==
       GST_WEBRTC_ICE_TRANSPORT_POLICY_RELAY;
   config.latency_ms = priv->latency >= 0 ? (guint) priv->latency :
-      config.loopback_only ? AUTO_LATENCY_LOOPBACK : AUTO_LATENCY_REMOTE;
+      config.loopback_only ? AUTO_LATENCY_LOOPBACK :
+      MAX (AUTO_LATENCY_REMOTE, priv->auto_latency);
   config.stun_server = stun = g_strdup (priv->stun_server);
   config.turn_server = turn = g_strdup (priv->turn_server);
   config.channel_label = label = g_strdup (priv->channel_label);

@@ -930,6 +930,15 @@ gst_session_stage_get_candidate_type (GstSessionStage * stage)
   return type;
 }
 
+/* A new jitterbuffer latency from now on (the path turned out slower than
+ * the latency allows a retransmission). Call on the context. */
+void
+gst_session_stage_set_latency (GstSessionStage * stage, guint latency_ms)
+{
+  stage->config.latency_ms = latency_ms;
+  g_object_set (stage->webrtc, "latency", latency_ms, NULL);
+}
+
 /* Gathers what the jitterbuffer and rtpsession know of the @kind stream.
  * Any thread; bounded (two property reads). */
 void

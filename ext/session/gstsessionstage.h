@@ -109,6 +109,10 @@ G_GNUC_INTERNAL
 void gst_session_stage_query_transport (GstSessionStage * stage);
 
 G_GNUC_INTERNAL
+void gst_session_stage_set_latency (GstSessionStage * stage,
+    guint latency_ms);
+
+G_GNUC_INTERNAL
 gchar *gst_session_stage_get_candidate_type (GstSessionStage * stage);
 
 G_GNUC_INTERNAL

@@ -167,6 +167,11 @@ mounts_under () {  # the mount points at or under $1, deepest first (optionally 
 
 mount_root () {
   local r=$ROOT
+  # the root a mount point of its own, as / is on a machine: `ip netns
+  # exec` (the net suite) remounts / (`mount --make-rslave /`), which
+  # fails with "Invalid argument" when / is only a directory
+  mount --bind "$r" "$r" || return 1
+  mount --make-private "$r" || return 1
   mount -t proc proc "$r/proc" || return 1
   mount -t sysfs sysfs "$r/sys" || return 1
   mount --bind /dev "$r/dev" || return 1

@@ -146,6 +146,7 @@ typedef struct
   GSource *watchdog_source;
   GstSessionStatsState stats_state;
   guint auto_latency;           /* latency=-1 off loopback: ms, or 0 */
+  gboolean follows_path;        /* the session's latency is auto_latency */
   gint64 latency_checked;       /* monotonic µs */
   GSource *stop_source;
   gboolean want_session;
@@ -1098,6 +1099,23 @@ static const GstSessionStageCallbacks stage_callbacks = {
   on_stage_failed,
 };
 
+/* Every output places media @recovery later (time for a retransmission);
+ * a latency message when that changed what the pads report */
+static void
+set_recovery (GstSessionSrc * self, GstClockTime recovery)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+  gboolean changed = FALSE;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
+    if (priv->outputs[i])
+      changed |= gst_session_output_set_recovery (priv->outputs[i], recovery);
+  if (changed)
+    gst_element_post_message (GST_ELEMENT (self),
+        gst_message_new_latency (GST_OBJECT (self)));
+}
+
 /* latency=-1 off loopback: the jitterbuffer must wait long enough for a
  * retransmission, which takes a round trip and the wait for the NACK's
  * RTCP packet. Once retransmissions measured the round trip (NACK to RTX),
@@ -1109,18 +1127,12 @@ follow_path (GstSessionSrc * self, gint64 now)
 {
   GstSessionSrcPrivate *priv = PRIV (self);
   GstSessionTransportStats t;
-  guint current, target, i;
-  gboolean changed = FALSE;
+  guint current, target;
 
-  if (now - priv->latency_checked < G_USEC_PER_SEC || !priv->channel_open)
+  if (!priv->follows_path || !priv->channel_open ||
+      now - priv->latency_checked < G_USEC_PER_SEC)
     return;
   priv->latency_checked = now;
-  GST_OBJECT_LOCK (self);
-  if (priv->latency >= 0 || url_is_loopback (priv->url)) {
-    GST_OBJECT_UNLOCK (self);
-    return;
-  }
-  GST_OBJECT_UNLOCK (self);
   gst_session_stage_get_transport_stats (priv->stage, GST_SESSION_OUTPUT_VIDEO,
       &t);
   if (!t.valid || !GST_CLOCK_TIME_IS_VALID (t.rtx_round_trip))
@@ -1134,13 +1146,7 @@ follow_path (GstSessionSrc * self, gint64 now)
       "was %u", GST_TIME_ARGS (t.rtx_round_trip), target, current);
   priv->auto_latency = target;
   gst_session_stage_set_latency (priv->stage, target);
-  for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
-    if (priv->outputs[i])
-      changed |= gst_session_output_set_recovery (priv->outputs[i],
-          target * GST_MSECOND);
-  if (changed)
-    gst_element_post_message (GST_ELEMENT (self),
-        gst_message_new_latency (GST_OBJECT (self)));
+  set_recovery (self, target * GST_MSECOND);
 }
 
 /* session/stats every stats-interval ms while media flows */
@@ -1274,6 +1280,7 @@ start_session (GstSessionSrc * self)
   config.latency_ms = priv->latency >= 0 ? (guint) priv->latency :
       config.loopback_only ? AUTO_LATENCY_LOOPBACK :
       MAX (AUTO_LATENCY_REMOTE, priv->auto_latency);
+  priv->follows_path = priv->latency < 0 && !config.loopback_only;
   config.stun_server = stun = g_strdup (priv->stun_server);
   config.turn_server = turn = g_strdup (priv->turn_server);
   config.channel_label = label = g_strdup (priv->channel_label);
@@ -1307,23 +1314,14 @@ start_session (GstSessionSrc * self)
   g_atomic_int_set (&priv->gate_open, !klass->wait_configured);
   g_atomic_int_set (&priv->expected_width, 0);
   g_atomic_int_set (&priv->expected_height, 0);
-  {
-    /* off loopback, lost packets are asked for again: the output places
-     * media the jitterbuffer's latency later, time for a retransmission
-     * to arrive (on loopback nothing is lost, and nothing is added) */
-    GstClockTime recovery = config.loopback_only ? 0 :
-        config.latency_ms * GST_MSECOND;
-    gboolean changed = FALSE;
-
-    for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
-      if (priv->outputs[i]) {
-        gst_session_output_new_session (priv->outputs[i]);
-        changed |= gst_session_output_set_recovery (priv->outputs[i], recovery);
-      }
-    if (changed)
-      gst_element_post_message (GST_ELEMENT (self),
-          gst_message_new_latency (GST_OBJECT (self)));
-  }
+  for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
+    if (priv->outputs[i])
+      gst_session_output_new_session (priv->outputs[i]);
+  /* off loopback, lost packets are asked for again: the output places
+   * media the jitterbuffer's latency later, time for a retransmission to
+   * arrive (on loopback nothing is lost, and nothing is added) */
+  set_recovery (self, config.loopback_only ? 0 :
+      config.latency_ms * GST_MSECOND);
   GST_INFO_OBJECT (self, "starting session %u (attempt %u)", priv->sessions,
       priv->attempt + 1);
   priv->stage = gst_session_stage_new (GST_ELEMENT (self), &config,

@@ -412,6 +412,25 @@ build_chain (GstSessionStage * stage, const gchar * encoding,
   return gst_element_get_static_pad (chain[0], "sink");
 }
 
+/* The jitterbuffer of @ssrc (a reference), or NULL */
+static GstElement *
+find_jitterbuffer (GstSessionStage * stage, guint ssrc)
+{
+  GstElement *jb = NULL;
+  guint i;
+
+  g_mutex_lock (&stage->lock);
+  for (i = 0; ssrc && jb == NULL && i < stage->jitterbuffers->len; i++) {
+    GstElement *e = g_ptr_array_index (stage->jitterbuffers, i);
+
+    if (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (e),
+                "session-ssrc")) == ssrc)
+      jb = gst_object_ref (e);
+  }
+  g_mutex_unlock (&stage->lock);
+  return jb;
+}
+
 static void
 raise_latency (GstSessionStage * stage, gpointer data)
 {
@@ -434,18 +453,8 @@ raise_latency (GstSessionStage * stage, gpointer data)
 static void
 set_retransmission (GstSessionStage * stage, guint ssrc, gboolean on)
 {
-  GstElement *jb = NULL;
-  guint i;
+  GstElement *jb = find_jitterbuffer (stage, ssrc);
 
-  g_mutex_lock (&stage->lock);
-  for (i = 0; i < stage->jitterbuffers->len; i++) {
-    GstElement *e = g_ptr_array_index (stage->jitterbuffers, i);
-
-    if (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (e),
-                "session-ssrc")) == ssrc)
-      jb = gst_object_ref (e);
-  }
-  g_mutex_unlock (&stage->lock);
   if (jb) {
     g_object_set (jb, "do-retransmission", on, NULL);
     gst_object_unref (jb);
@@ -945,25 +954,19 @@ void
 gst_session_stage_get_transport_stats (GstSessionStage * stage,
     GstSessionOutputKind kind, GstSessionTransportStats * stats)
 {
-  GstElement *jb = NULL;
+  GstElement *jb;
   GstStructure *s = NULL;
-  guint ssrc, i;
+  guint ssrc;
   guint64 rtt = 0, jitter = 0;
 
   memset (stats, 0, sizeof (*stats));
   stats->rtx_round_trip = GST_CLOCK_TIME_NONE;
   g_mutex_lock (&stage->lock);
   ssrc = stage->ssrc[kind];
-  for (i = 0; ssrc && i < stage->jitterbuffers->len; i++) {
-    GstElement *e = g_ptr_array_index (stage->jitterbuffers, i);
-
-    if (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (e),
-                "session-ssrc")) == ssrc)
-      jb = gst_object_ref (e);
-  }
   g_mutex_unlock (&stage->lock);
   if (ssrc == 0 || stage->webrtc == NULL)
     return;
+  jb = find_jitterbuffer (stage, ssrc);
   stats->valid = TRUE;
   session_source_stats (stage, ssrc, stats);
   if (jb == NULL)

@@ -126,19 +126,27 @@ advance (Timeline * t, GstClockTime at)
 /* Frame @i of the sender (timestamp i slots) arrives @latency after it, or
  * now if that is past: frames come in order, a frame due before the one
  * held up ahead of it is queued behind it. */
+/* @buf arrives at @at (the test clock moves there first); takes @buf */
 static void
-arrive (Timeline * t, guint i, GstClockTime latency)
+push_at (Timeline * t, GstBuffer * buf, GstClockTime at)
 {
-  GstBuffer *buf = gst_buffer_new_allocate (NULL, 16 * 16 * 3 / 2, NULL);
   GstSample *sample;
 
-  GST_BUFFER_PTS (buf) = i * t->frame;
-  advance (t, i * t->frame + latency);
+  advance (t, at);
   sample = gst_sample_new (buf, t->caps, NULL, NULL);
   gst_session_output_push (t->out, sample);
   gst_sample_unref (sample);
   gst_buffer_unref (buf);
   t->started = TRUE;
+}
+
+static void
+arrive (Timeline * t, guint i, GstClockTime latency)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, 16 * 16 * 3 / 2, NULL);
+
+  GST_BUFFER_PTS (buf) = i * t->frame;
+  push_at (t, buf, i * t->frame + latency);
 }
 
 /* Ends the output and reads the timestamps of all it pushed (bounded). */
@@ -168,18 +176,12 @@ arrive_reported (Timeline * t, guint i, GstClockTime latency,
 {
   GstBuffer *buf = gst_buffer_new_allocate (NULL, 16 * 16 * 3 / 2, NULL);
   GstCaps *ntp = gst_caps_new_empty_simple ("timestamp/x-ntp");
-  GstSample *sample;
 
   GST_BUFFER_PTS (buf) = i * t->frame + shift;
   gst_buffer_add_reference_timestamp_meta (buf, ntp, 1000 * GST_SECOND +
       i * t->frame, GST_CLOCK_TIME_NONE);
   gst_caps_unref (ntp);
-  advance (t, i * t->frame + latency);
-  sample = gst_sample_new (buf, t->caps, NULL, NULL);
-  gst_session_output_push (t->out, sample);
-  gst_sample_unref (sample);
-  gst_buffer_unref (buf);
-  t->started = TRUE;
+  push_at (t, buf, i * t->frame + latency);
 }
 
 /* Frames @from to @to - 1, each @latency after its timestamp. */

@@ -556,6 +556,9 @@ sender_time (GstSessionOutputOrigin * o, GstBuffer * in)
       !GST_CLOCK_TIME_IS_VALID (meta->timestamp))
     return pts;
   diff = GST_CLOCK_DIFF (meta->timestamp, pts);
+  GST_LOG ("sender time %" GST_TIME_FORMAT ", jitterbuffer %" GST_TIME_FORMAT
+      ", offset %" GST_STIME_FORMAT, GST_TIME_ARGS (meta->timestamp),
+      GST_TIME_ARGS (pts), GST_STIME_ARGS (o->ntp_offset));
   if (!o->have_ntp_offset) {
     o->ntp_offset = diff;
     o->have_ntp_offset = TRUE;
@@ -856,6 +859,8 @@ gst_session_output_push (GstSessionOutput * out, GstSample * sample)
   if (!out->raw && out->kind == GST_SESSION_OUTPUT_VIDEO) {
     if (out->need_keyframe &&
         GST_BUFFER_FLAG_IS_SET (in, GST_BUFFER_FLAG_DELTA_UNIT)) {
+      GST_LOG_OBJECT (out->appsrc, "input %" GST_TIME_FORMAT " dropped: "
+          "waiting for a keyframe", GST_TIME_ARGS (GST_BUFFER_PTS (in)));
       out->stats.dropped++;
       goto done;
     }
@@ -864,6 +869,11 @@ gst_session_output_push (GstSessionOutput * out, GstSample * sample)
 
   now = running_now (out);
   mapped = map_input (out, in, now);
+  GST_LOG_OBJECT (out->appsrc, "input %" GST_TIME_FORMAT "%s at %"
+      GST_TIME_FORMAT ": placed at %" GST_TIME_FORMAT,
+      GST_TIME_ARGS (GST_BUFFER_PTS (in)),
+      GST_BUFFER_FLAG_IS_SET (in, GST_BUFFER_FLAG_DELTA_UNIT) ? "" : " (key)",
+      GST_TIME_ARGS (now), GST_TIME_ARGS (mapped));
   if (!out->started) {
     GstClockTime origin;
 

@@ -611,6 +611,16 @@ key_unit_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 }
 
 static void
+load_audio_cache (SvcFeeder * feeder)
+{
+  if (feeder->media->settings.cached && !feeder->cache) {
+    feeder->cache = get_cache (feeder->media, FALSE, 0, 0);
+    if (feeder->cache)
+      gst_app_src_set_caps (feeder->appsrc, feeder->cache->caps);
+  }
+}
+
+static void
 feeder_need_data (GstAppSrc * appsrc, guint length, gpointer user_data)
 {
   SvcFeeder *feeder = user_data;
@@ -619,21 +629,22 @@ feeder_need_data (GstAppSrc * appsrc, guint length, gpointer user_data)
   GstClockTime pts, end;
   GstBuffer *buffer = NULL;
 
+  /* what may take long (a cache to build, hundreds of ms) comes before
+   * the position is chosen: a frame chosen before it would leave late,
+   * and the next one skip ahead, a gap in the stream's own timeline */
+  if (feeder->is_video)
+    update_video_size (feeder);
+  else
+    load_audio_cache (feeder);
   if (!feeder_next_position (feeder, &pos))
     return;
 
   if (feeder->is_video) {
     pts = feeder_time (feeder, pos);
     end = feeder_time (feeder, pos + 1);
-    update_video_size (feeder);
   } else {
     pts = feeder_time (feeder, pos);
     end = feeder_time (feeder, pos + SVC_AUDIO_BLOCK);
-    if (media->settings.cached && !feeder->cache) {
-      feeder->cache = get_cache (media, FALSE, 0, 0);
-      if (feeder->cache)
-        gst_app_src_set_caps (appsrc, feeder->cache->caps);
-    }
   }
 
   /* Without sound, a frame leaves at its instant, as a camera's (or
@@ -669,6 +680,10 @@ feeder_need_data (GstAppSrc * appsrc, guint length, gpointer user_data)
 
   GST_BUFFER_PTS (buffer) = pts;
   GST_BUFFER_DURATION (buffer) = end - pts;
+  GST_LOG ("%s position %" G_GUINT64_FORMAT " at %" GST_TIME_FORMAT "%s",
+      feeder->is_video ? "video" : "audio", pos, GST_TIME_ARGS (pts),
+      GST_BUFFER_FLAG_IS_SET (buffer, GST_BUFFER_FLAG_DELTA_UNIT) ? "" :
+      " (key)");
   if (gst_app_src_push_buffer (appsrc, buffer) != GST_FLOW_OK)
     return;
 
@@ -773,6 +788,13 @@ svc_media_new (GstBin * pipeline, const SvcMediaSettings * settings,
     svc_media_free (media);
     return NULL;
   }
+  /* cached media: the loops of this size are encoded now (once per
+   * process), before the answer, not once the client waits for frames */
+  if (settings->cached) {
+    update_video_size (&media->video);
+    if (settings->audio)
+      load_audio_cache (&media->audio);
+  }
   return media;
 }
 
@@ -798,7 +820,14 @@ void
 svc_media_start (SvcMedia * media)
 {
   g_mutex_lock (&media->lock);
-  media->running = TRUE;
+  if (!media->running) {
+    media->running = TRUE;
+    /* a feeder waiting for the start goes on at once */
+    if (media->video.wait_id)
+      gst_clock_id_unschedule (media->video.wait_id);
+    if (media->audio.wait_id)
+      gst_clock_id_unschedule (media->audio.wait_id);
+  }
   g_mutex_unlock (&media->lock);
 }
 

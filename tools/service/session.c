@@ -50,6 +50,7 @@ struct _SvcSession
   gpointer app_data;
   SvcFaults *faults;
   gboolean channel_open;
+  gboolean connected;           /* ICE and DTLS up: the media may start */
   GArray *timers;               /* source ids */
   gint64 drain_deadline;
   gboolean drained;
@@ -463,7 +464,8 @@ send_answer (SvcSession * s, const gchar * sdp)
       send_keepalive, s);
   start_socket_watch (s);
   s->state = SVC_SESSION_STREAMING;
-  svc_media_start (s->media);
+  if (s->connected)
+    svc_media_start (s->media);
   GST_INFO ("session %s: answered, streaming", s->id);
 }
 
@@ -542,6 +544,24 @@ on_channel_open (gpointer user_data)
   s->klass->channel_open (s->app_data);
 }
 
+/* The media starts once the client can receive it (ICE and DTLS up), as
+ * a WebRTC sender's does: what was sent before is lost (no SRTP key yet)
+ * or reaches the client late, and the first frame that gets through is
+ * then not the keyframe the stream starts with. Off loopback ICE and DTLS
+ * take some round trips. */
+static void
+on_connected (gpointer user_data)
+{
+  SvcSession *s = user_data;
+
+  if (s->connected)
+    return;
+  s->connected = TRUE;
+  GST_INFO ("session %s: connected", s->id);
+  if (s->state == SVC_SESSION_STREAMING)
+    svc_media_start (s->media);
+}
+
 static void
 on_channel_message (gpointer user_data, const gchar * text)
 {
@@ -598,6 +618,7 @@ static const SvcPeerCallbacks peer_callbacks = {
   on_channel_message,
   on_channel_closed,
   on_failed,
+  on_connected,
 };
 
 /* ---------------------------------------------------------------- *

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <json-glib/json-glib.h>
 
+#include "http.h"
+#include "respond.h"
 #include "session.h"
 #include "faults.h"
 #include "routes.h"
@@ -24,6 +26,7 @@ struct _SvcService
   SvcConfig *config;
   SoupServer *server;
   gchar *base_url;
+  SvcContext ctx;               /* what the platform modules have of it */
   GPtrArray *rules;             /* SvcFaultRule, for sessions to come */
   GList *sessions;              /* a reference each, while the session is
                                  * open or its response is */
@@ -31,127 +34,10 @@ struct _SvcService
   SvcPlatform *platform;        /* queue, webhooks, management */
 };
 
-const SvcConfig *
-svc_service_get_config (SvcService * service)
-{
-  return service->config;
-}
-
 gchar *
 svc_service_get_base_url (SvcService * service)
 {
   return g_strdup (service->base_url);
-}
-
-/* ---------------------------------------------------------------- *
- * answers
- * ---------------------------------------------------------------- */
-
-static void
-respond_json (SoupServerMessage * msg, guint status, gchar * body)
-{
-  soup_server_message_set_status (msg, status, NULL);
-  soup_server_message_set_response (msg, "application/json",
-      SOUP_MEMORY_TAKE, body, strlen (body));
-}
-
-static gchar *
-builder_to_string (JsonBuilder * b)
-{
-  JsonNode *root = json_builder_get_root (b);
-  gchar *text = gst_session_json_write (root, FALSE);
-
-  json_node_unref (root);
-  g_object_unref (b);
-  return text;
-}
-
-static void
-respond_request_error (SoupServerMessage * msg, guint status,
-    const gchar * type, const gchar * detail)
-{
-  JsonBuilder *b = json_builder_new ();
-
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "detail");
-  json_builder_add_string_value (b, detail);
-  json_builder_set_member_name (b, "error_type");
-  json_builder_add_string_value (b, type);
-  json_builder_end_object (b);
-  soup_message_headers_replace (soup_server_message_get_response_headers
-      (msg), "X-Svc-Error-Type", type);
-  respond_json (msg, status, builder_to_string (b));
-}
-
-static gboolean
-secure_equal (const gchar * a, const gchar * b)
-{
-  gsize la = strlen (a), lb = strlen (b), i;
-  guint diff = la ^ lb;
-
-  for (i = 0; i < la; i++)
-    diff |= (guchar) a[i] ^ (guchar) b[i % MAX (lb, 1)];
-  return diff == 0;
-}
-
-/* `Authorization: Key <key>` when the service has a key. The key is
- * never logged. */
-static gboolean
-check_auth (SvcService * service, SoupServerMessage * msg)
-{
-  const gchar *header;
-  gchar **k;
-
-  if (!service->config->api_keys)
-    return TRUE;
-  header = soup_message_headers_get_one (soup_server_message_get_request_headers
-      (msg), "Authorization");
-  for (k = service->config->api_keys; header && *k; k++)
-    if (g_str_has_prefix (header, "Key ") && secure_equal (header + 4, *k))
-      return TRUE;
-  GST_INFO ("refusing a request without the right key");
-  respond_request_error (msg, 401, "bad_request",
-      header ? "the API key is not valid" :
-      "an API key is required: send the header Authorization: Key <key>");
-  soup_message_headers_replace (soup_server_message_get_response_headers
-      (msg), "WWW-Authenticate", "Key");
-  return FALSE;
-}
-
-static gboolean
-is_loopback_peer (SoupServerMessage * msg)
-{
-  GSocketAddress *addr = soup_server_message_get_remote_address (msg);
-
-  return addr && G_IS_INET_SOCKET_ADDRESS (addr) &&
-      g_inet_address_get_is_loopback (g_inet_socket_address_get_address
-      (G_INET_SOCKET_ADDRESS (addr)));
-}
-
-/* for the other endpoint modules */
-void
-svc_respond_json (SoupServerMessage * msg, guint status, gchar * body)
-{
-  respond_json (msg, status, body);
-}
-
-void
-svc_respond_request_error (SoupServerMessage * msg, guint status,
-    const gchar * type, const gchar * detail)
-{
-  respond_request_error (msg, status, type, detail);
-}
-
-gboolean
-svc_check_auth (SvcService * service, SoupServerMessage * msg)
-{
-  return check_auth (service, msg);
-}
-
-gboolean
-svc_is_loopback_peer (SoupServerMessage * msg)
-{
-  return is_loopback_peer (msg);
 }
 
 static JsonNode *
@@ -204,9 +90,10 @@ find_session (SvcService * service, const gchar * id)
 }
 
 /* A session closed or its response finished: forget it once both. */
-void
-svc_service_session_changed (SvcService * service, SvcSession * session)
+static void
+session_changed (SvcSession * session, gpointer user_data)
 {
+  SvcService *service = user_data;
   GList *l = g_list_find (service->sessions, session);
 
   if (!l || svc_session_get_state (session) != SVC_SESSION_CLOSED ||
@@ -271,7 +158,7 @@ refuse (SvcService * service, SoupServerMessage * msg, SvcFaults * faults)
   if (retryable >= 0)
     soup_message_headers_replace (headers, "X-Svc-Retryable",
         retryable ? "true" : "false");
-  respond_json (msg, status, body);
+  svc_respond_json (msg, status, body);
   g_free (type);
 }
 
@@ -286,13 +173,14 @@ start_session (SvcService * service, SoupServerMessage * msg, GstSessionApp app)
   SvcSession *session;
 
   if (g_strcmp0 (soup_server_message_get_method (msg), "POST") != 0) {
-    respond_request_error (msg, 405, "bad_request", "start-session takes POST");
+    svc_respond_request_error (msg, 405, "bad_request",
+        "start-session takes POST");
     return;
   }
-  if (!check_auth (service, msg))
+  if (!svc_check_auth (service->config, msg))
     return;
   if (service->shutting_down) {
-    respond_request_error (msg, 503, "runner_scheduling_failure",
+    svc_respond_request_error (msg, 503, "runner_scheduling_failure",
         "the service is shutting down");
     return;
   }
@@ -302,13 +190,13 @@ start_session (SvcService * service, SoupServerMessage * msg, GstSessionApp app)
     gchar *detail = g_strdup_printf ("the body is not JSON: %s",
         error->message);
 
-    respond_request_error (msg, 400, "bad_request", detail);
+    svc_respond_request_error (msg, 400, "bad_request", detail);
     g_free (detail);
     g_clear_error (&error);
     return;
   }
   if (!JSON_NODE_HOLDS_OBJECT (root)) {
-    respond_request_error (msg, 400, "bad_request",
+    svc_respond_request_error (msg, 400, "bad_request",
         "the body must be a JSON object");
     json_node_unref (root);
     return;
@@ -319,7 +207,7 @@ start_session (SvcService * service, SoupServerMessage * msg, GstSessionApp app)
   id = member_string (obj, "session_id");
   if (!sdp || !sdp[0] || g_strcmp0 (type, "offer") != 0 || !id ||
       !g_uuid_string_is_valid (id)) {
-    respond_request_error (msg, 400, "bad_request",
+    svc_respond_request_error (msg, 400, "bad_request",
         !sdp || !sdp[0] ? "'sdp' must be a non-empty string" :
         g_strcmp0 (type, "offer") != 0 ? "'type' must be \"offer\"" :
         "'session_id' must be a UUID string");
@@ -327,7 +215,7 @@ start_session (SvcService * service, SoupServerMessage * msg, GstSessionApp app)
     return;
   }
   if (find_session (service, id)) {
-    respond_request_error (msg, 400, "bad_request",
+    svc_respond_request_error (msg, 400, "bad_request",
         "a session with this session_id is running");
     json_node_unref (root);
     return;
@@ -335,7 +223,7 @@ start_session (SvcService * service, SoupServerMessage * msg, GstSessionApp app)
   if (count_sessions (service, app) >= service->config->runners) {
     GST_INFO ("no runner free for a %s session", gst_session_app_get_name
         (app));
-    respond_request_error (msg, 503, "runner_scheduling_failure",
+    svc_respond_request_error (msg, 503, "runner_scheduling_failure",
         "every runner of this app is busy");
     json_node_unref (root);
     return;
@@ -349,7 +237,9 @@ start_session (SvcService * service, SoupServerMessage * msg, GstSessionApp app)
     return;
   }
 
-  session = svc_session_new (service, app, id, msg, faults);
+  session = svc_session_new (service->config, session_changed, service, app,
+      app == GST_SESSION_APP_WORLD ? &svc_world_class : &svc_director_class,
+      id, msg, faults);
   service->sessions = g_list_append (service->sessions, session);
   GST_INFO ("session %s: starting a %s session", id,
       gst_session_app_get_name (app));
@@ -397,7 +287,7 @@ healthz (SvcService * service, SoupServerMessage * msg)
   json_builder_add_string_value (b,
       service->config->video_codec == SVC_CODEC_H264 ? "h264" : "vp8");
   json_builder_end_object (b);
-  respond_json (msg, 200, builder_to_string (b));
+  svc_respond_json (msg, 200, svc_json_builder_finish (b));
 }
 
 static void
@@ -445,7 +335,7 @@ admin_faults (SvcService * service, SoupServerMessage * msg)
     if (root)
       json_node_unref (root);
     if (error) {
-      respond_request_error (msg, 400, "bad_request", error->message);
+      svc_respond_request_error (msg, 400, "bad_request", error->message);
       g_error_free (error);
       g_ptr_array_unref (rules);
       g_object_unref (b);
@@ -474,11 +364,11 @@ admin_faults (SvcService * service, SoupServerMessage * msg)
     json_builder_end_object (b);
   } else {
     g_object_unref (b);
-    respond_request_error (msg, 405, "bad_request",
+    svc_respond_request_error (msg, 405, "bad_request",
         "/admin/faults takes GET, POST or DELETE");
     return;
   }
-  respond_json (msg, 200, builder_to_string (b));
+  svc_respond_json (msg, 200, svc_json_builder_finish (b));
 }
 
 static void
@@ -494,7 +384,7 @@ admin_sessions (SvcService * service, SoupServerMessage * msg)
     svc_session_describe (l->data, b);
   json_builder_end_array (b);
   json_builder_end_object (b);
-  respond_json (msg, 200, builder_to_string (b));
+  svc_respond_json (msg, 200, svc_json_builder_finish (b));
 }
 
 /* Answers 413 at once and closes, without reading the body (libsoup would
@@ -562,7 +452,8 @@ handle_request (SoupServer * server, SoupServerMessage * msg,
               "svc-body-bytes")) > SVC_MAX_BODY) {
     soup_message_headers_replace (soup_server_message_get_response_headers
         (msg), "Connection", "close");
-    respond_request_error (msg, 413, "bad_request", "the body is too large");
+    svc_respond_request_error (msg, 413, "bad_request",
+        "the body is too large");
     return;
   }
   if (g_str_equal (path, "/world/start-session")) {
@@ -572,19 +463,19 @@ handle_request (SoupServer * server, SoupServerMessage * msg,
   } else if (g_str_equal (path, "/healthz")) {
     healthz (service, msg);
   } else if (g_str_has_prefix (path, "/admin/")) {
-    if (!is_loopback_peer (msg)) {
-      respond_request_error (msg, 403, "bad_request",
+    if (!svc_is_loopback_peer (msg)) {
+      svc_respond_request_error (msg, 403, "bad_request",
           "the admin endpoints answer loopback peers only");
-    } else if (check_auth (service, msg)) {
+    } else if (svc_check_auth (service->config, msg)) {
       if (g_str_equal (path, "/admin/faults"))
         admin_faults (service, msg);
       else if (g_str_equal (path, "/admin/sessions"))
         admin_sessions (service, msg);
       else if (!svc_platform_handle_admin (service->platform, msg, path))
-        respond_request_error (msg, 404, "bad_request", "no such endpoint");
+        svc_respond_request_error (msg, 404, "bad_request", "no such endpoint");
     }
   } else if (!svc_platform_handle (service->platform, msg, path, query)) {
-    respond_request_error (msg, 404, "bad_request", "no such endpoint");
+    svc_respond_request_error (msg, 404, "bad_request", "no such endpoint");
   }
 }
 
@@ -635,7 +526,9 @@ svc_service_new (SvcConfig * config, GPtrArray * rules, GError ** error)
   }
   service->base_url = g_strdup_printf (strchr (host, ':') ?
       "http://[%s]:%d" : "http://%s:%d", host, port);
-  service->platform = svc_platform_new (service, error);
+  service->ctx.config = service->config;
+  service->ctx.base_url = service->base_url;
+  service->platform = svc_platform_new (&service->ctx, error);
   if (!service->platform) {
     svc_service_free (service);
     return NULL;

@@ -11,12 +11,11 @@
 #include <stdlib.h>
 #include <glib-unix.h>
 
-#include "service.h"
+#include "http.h"
 #include "faults.h"
 #include "media.h"
 #include "peer.h"
 
-GST_DEBUG_CATEGORY (svc_debug);
 
 /* SIGTERM: bounds of the wait for the sessions to close and their
  * webrtcbins to be finalized, then of the wait for threads to end */
@@ -252,8 +251,7 @@ main (int argc, char **argv)
     return 2;
   }
   g_option_context_free (ctx);
-  GST_DEBUG_CATEGORY_INIT (svc_debug, "session-service", 0,
-      "gst-session reference service");
+  svc_debug_init ();
   gst_session_init ();
 
   if (!config.host)

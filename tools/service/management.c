@@ -18,8 +18,7 @@
 #include <gst/session/ratelimit.h>
 
 #include "management.h"
-#include "queue.h"
-#include "routes.h"
+#include "apps.h"
 
 #define MAX_LOG_LINES 200
 #define MAX_EXEC_BODY (64 * 1024)
@@ -46,7 +45,7 @@ typedef struct
 
 struct _SvcManagement
 {
-  SvcService *service;
+  const SvcContext *ctx;
   const SvcConfig *config;
   GstSessionRateLimiter *limiter;
   GPtrArray *runners;           /* Runner, in app order */
@@ -525,7 +524,7 @@ runner_exec (SvcManagement * m, SoupServerMessage * msg, Runner * r)
   if (n == 0) {
     static const gchar *const loc[] = { "body", "command", NULL };
 
-    svc_respond_model_error (msg, m->service, 422, FALSE,
+    svc_respond_model_error (msg, m->ctx, 422, FALSE,
         "sequence_too_short", loc, "the command needs at least one word",
         "{\"min_length\":1}", command);
     goto out;
@@ -600,7 +599,7 @@ svc_management_handle (SvcManagement * m, SoupServerMessage * msg,
   if (!g_str_equal (segments[0], "apps") &&
       !g_str_equal (segments[0], "runners"))
     return FALSE;
-  if (!svc_check_auth (m->service, msg) || !rate_limit (m, msg, path))
+  if (!svc_check_auth (m->config, msg) || !rate_limit (m, msg, path))
     return TRUE;
 
   if (g_str_equal (segments[0], "apps")) {
@@ -667,14 +666,14 @@ svc_management_handle (SvcManagement * m, SoupServerMessage * msg,
  * ---------------------------------------------------------------- */
 
 SvcManagement *
-svc_management_new (SvcService * service)
+svc_management_new (const SvcContext * ctx)
 {
   SvcManagement *m = g_new0 (SvcManagement, 1);
   const SvcQueueApp *apps;
   guint n, i, j;
 
-  m->service = service;
-  m->config = svc_service_get_config (service);
+  m->ctx = ctx;
+  m->config = ctx->config;
   m->runners = g_ptr_array_new_with_free_func ((GDestroyNotify) runner_free);
   m->next_pick = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   svc_management_reset_limits (m);

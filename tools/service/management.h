@@ -7,13 +7,13 @@
 #ifndef __SVC_MANAGEMENT_H__
 #define __SVC_MANAGEMENT_H__
 
-#include "service.h"
+#include "respond.h"
 
 G_BEGIN_DECLS
 
 typedef struct _SvcManagement SvcManagement;
 
-SvcManagement *svc_management_new (SvcService * service);
+SvcManagement *svc_management_new (const SvcContext * ctx);
 void svc_management_free (SvcManagement * management);
 
 /* GET /apps..., /runners...: TRUE when @segments (decoded) are a

@@ -44,7 +44,6 @@ struct _SvcPeer
   gboolean closed;
   gboolean answered;
   gboolean open_reported;
-  gboolean connected_reported;
   guint gather_source;
   gint64 gather_deadline;
 
@@ -62,7 +61,6 @@ typedef enum
   EV_MESSAGE,
   EV_CLOSED,
   EV_FAILED,
-  EV_CONNECTED,
 } PeerEventKind;
 
 typedef struct
@@ -251,13 +249,6 @@ peer_event_dispatch (gpointer data)
     case EV_FAILED:
       peer->callbacks.failed (peer->user_data, ev->text);
       break;
-    case EV_CONNECTED:
-      if (!peer->connected_reported) {
-        peer->connected_reported = TRUE;
-        if (peer->callbacks.connected)
-          peer->callbacks.connected (peer->user_data);
-      }
-      break;
   }
   return G_SOURCE_REMOVE;
 }
@@ -285,13 +276,6 @@ report_open (SvcPeer * peer)
   if (peer->open_reported)
     return;
   peer->open_reported = TRUE;
-  /* the channel runs over DTLS: it is up (should the connection state's
-   * notification not have come) */
-  if (!peer->connected_reported) {
-    peer->connected_reported = TRUE;
-    if (peer->callbacks.connected)
-      peer->callbacks.connected (peer->user_data);
-  }
   peer->callbacks.channel_open (peer->user_data);
 }
 
@@ -374,18 +358,6 @@ on_ice_candidate (GstElement * webrtc, guint mline, const gchar * candidate,
   g_ptr_array_add (peer->candidates, g_strdup_printf ("%u %s", mline,
           candidate));
   g_mutex_unlock (&peer->lock);
-}
-
-/* Connected: ICE and DTLS up (webrtcbin's thread) */
-static void
-on_connection_state (GstElement * webrtc, GParamSpec * pspec, SvcPeer * peer)
-{
-  GstWebRTCPeerConnectionState state;
-
-  g_object_get (webrtc, "connection-state", &state, NULL);
-  GST_DEBUG ("connection state %d", state);
-  if (state == GST_WEBRTC_PEER_CONNECTION_STATE_CONNECTED)
-    post_event (peer, EV_CONNECTED, NULL);
 }
 
 static void
@@ -740,8 +712,6 @@ svc_peer_new (const SvcConfig * config, const SvcPeerCallbacks * callbacks,
       G_CALLBACK (on_ice_candidate), peer);
   g_signal_connect (peer->webrtc, "notify::ice-connection-state",
       G_CALLBACK (on_ice_connection_state), peer);
-  g_signal_connect (peer->webrtc, "notify::connection-state",
-      G_CALLBACK (on_connection_state), peer);
 
   bus = gst_pipeline_get_bus (GST_PIPELINE (peer->pipeline));
   peer->bus_watch = gst_bus_add_watch (bus, on_bus_message, peer);

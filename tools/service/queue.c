@@ -15,7 +15,7 @@
 #include <json-glib/json-glib.h>
 
 #include "queue.h"
-#include "routes.h"
+#include "apps.h"
 #include "faults.h"
 
 #define MAX_INPUT_SIZE (1024 * 1024)
@@ -25,28 +25,9 @@
 #define UPPER_MAX_LENGTH 10000
 #define SLOW_MAX_SECONDS 60.0
 
-static const SvcQueueApp apps[] = {
-  {"echo", "returns its input as the result", 2},
-  {"upper", "returns its input with the \"text\" field in upper case", 1},
-  {"fail", "fails with the model-level error named by \"type\" "
-        "(default internal_server_error)", 1},
-  {"not-json", "returns a result that is not JSON serializable", 1},
-  {"slow", "takes \"seconds\" seconds (default 1, at most 60), then "
-        "returns them", 1},
-  {"flaky", "fails once inside the service and is retried there: the "
-        "delivery's gateway_request_id names the retry", 1},
-};
-
-const SvcQueueApp *
-svc_queue_apps (guint * n_apps)
-{
-  *n_apps = G_N_ELEMENTS (apps);
-  return apps;
-}
-
 struct _SvcQueue
 {
-  SvcService *service;
+  const SvcContext *ctx;
   const SvcConfig *config;
   SvcWebhooks *hooks;
   SvcManagement *management;
@@ -141,7 +122,7 @@ outcome (Request * r, const gchar ** status_text)
     json_builder_begin_object (b);
     json_builder_set_member_name (b, "detail");
     json_builder_begin_array (b);
-    svc_add_model_error_item (b, r->queue->service, type, loc, text ? text :
+    svc_add_model_error_item (b, r->queue->ctx, type, loc, text ? text :
         "the app failed (reference app \"fail\")", ctx, input);
     json_builder_end_array (b);
     json_builder_end_object (b);
@@ -227,13 +208,13 @@ on_processed (gpointer data)
  * ---------------------------------------------------------------- */
 
 static void
-refuse_field (SoupServerMessage * msg, SvcService * service,
+refuse_field (SoupServerMessage * msg, const SvcContext * ctx,
     const gchar * type, const gchar * field, const gchar * text,
-    const gchar * ctx, JsonNode * input)
+    const gchar * ctx_json, JsonNode * input)
 {
   const gchar *loc[] = { "body", field, NULL };
 
-  svc_respond_model_error (msg, service, 422, FALSE, type, loc, text, ctx,
+  svc_respond_model_error (msg, ctx, 422, FALSE, type, loc, text, ctx_json,
       input);
 }
 
@@ -272,20 +253,20 @@ check_input (SvcQueue * queue, SoupServerMessage * msg, Request * r)
       return FALSE;
     }
     if (!text[0]) {
-      refuse_field (msg, queue->service, "sequence_too_short", "text",
+      refuse_field (msg, queue->ctx, "sequence_too_short", "text",
           "text must not be empty", "{\"min_length\":1}", node);
       return FALSE;
     }
     if (g_utf8_strlen (text, -1) > UPPER_MAX_LENGTH) {
       gchar *ctx = g_strdup_printf ("{\"max_length\":%d}", UPPER_MAX_LENGTH);
 
-      refuse_field (msg, queue->service, "sequence_too_long", "text",
+      refuse_field (msg, queue->ctx, "sequence_too_long", "text",
           "text is too long", ctx, NULL);
       g_free (ctx);
       return FALSE;
     }
     if (contains_blocked (queue->config, text)) {
-      refuse_field (msg, queue->service, "content_policy_violation", "text",
+      refuse_field (msg, queue->ctx, "content_policy_violation", "text",
           "the text was flagged by the content checker", NULL, node);
       return FALSE;
     }
@@ -302,12 +283,12 @@ check_input (SvcQueue * queue, SoupServerMessage * msg, Request * r)
       }
       r->seconds = json_node_get_double (node);
       if (r->seconds < 0) {
-        refuse_field (msg, queue->service, "greater_than_equal", "seconds",
+        refuse_field (msg, queue->ctx, "greater_than_equal", "seconds",
             "seconds must be at least 0", "{\"ge\":0}", node);
         return FALSE;
       }
       if (r->seconds > SLOW_MAX_SECONDS) {
-        refuse_field (msg, queue->service, "less_than_equal", "seconds",
+        refuse_field (msg, queue->ctx, "less_than_equal", "seconds",
             "seconds must be at most 60", "{\"le\":60}", node);
         return FALSE;
       }
@@ -342,7 +323,7 @@ check_input (SvcQueue * queue, SoupServerMessage * msg, Request * r)
       json_builder_end_array (b);
       json_builder_end_object (b);
       ctx = svc_json_builder_finish (b);
-      refuse_field (msg, queue->service, "one_of", "type",
+      refuse_field (msg, queue->ctx, "one_of", "type",
           "type must be a model-level error type of spec 001", ctx,
           json_object_get_member (object, "type"));
       g_free (ctx);
@@ -355,25 +336,6 @@ check_input (SvcQueue * queue, SoupServerMessage * msg, Request * r)
 /* ---------------------------------------------------------------- *
  * submission
  * ---------------------------------------------------------------- */
-
-static const SvcQueueApp *
-find_app (gchar ** segments)
-{
-  const gchar *name;
-  guint n = g_strv_length (segments), i;
-
-  /* "reference/<app>", or "<app>" alone */
-  if (n == 2 && g_str_equal (segments[0], SVC_APP_OWNER))
-    name = segments[1];
-  else if (n == 1)
-    name = segments[0];
-  else
-    return NULL;
-  for (i = 0; i < G_N_ELEMENTS (apps); i++)
-    if (g_str_equal (apps[i].name, name))
-      return &apps[i];
-  return NULL;
-}
 
 static gboolean
 webhook_url_ok (const gchar * url)
@@ -410,9 +372,9 @@ svc_queue_submit (SvcQueue * queue, SoupServerMessage * msg,
     svc_respond_request_error (msg, 405, "bad_request", "the queue takes POST");
     return;
   }
-  if (!svc_check_auth (queue->service, msg))
+  if (!svc_check_auth (queue->config, msg))
     return;
-  app = find_app (segments);
+  app = svc_queue_find_app (segments);
   if (!app) {
     svc_respond_request_error (msg, 404, "bad_request", "no such app");
     return;
@@ -477,13 +439,13 @@ svc_queue_submit (SvcQueue * queue, SoupServerMessage * msg,
  * ---------------------------------------------------------------- */
 
 SvcQueue *
-svc_queue_new (SvcService * service, SvcWebhooks * hooks,
+svc_queue_new (const SvcContext * ctx, SvcWebhooks * hooks,
     SvcManagement * management)
 {
   SvcQueue *queue = g_new0 (SvcQueue, 1);
 
-  queue->service = service;
-  queue->config = svc_service_get_config (service);
+  queue->ctx = ctx;
+  queue->config = ctx->config;
   queue->hooks = hooks;
   queue->management = management;
   return queue;

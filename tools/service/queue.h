@@ -6,26 +6,15 @@
 #ifndef __SVC_QUEUE_H__
 #define __SVC_QUEUE_H__
 
-#include "service.h"
+#include "respond.h"
 #include "webhook-sender.h"
 #include "management.h"
 
 G_BEGIN_DECLS
 
-#define SVC_APP_OWNER "reference"
-
-typedef struct
-{
-  const gchar *name;            /* the app id is SVC_APP_OWNER "/" name */
-  const gchar *description;
-  guint runners;                /* runners it has at start */
-} SvcQueueApp;
-
-const SvcQueueApp *svc_queue_apps (guint * n_apps);
-
 typedef struct _SvcQueue SvcQueue;
 
-SvcQueue *svc_queue_new (SvcService * service, SvcWebhooks * hooks,
+SvcQueue *svc_queue_new (const SvcContext * ctx, SvcWebhooks * hooks,
     SvcManagement * management);
 void svc_queue_free (SvcQueue * queue);
 

@@ -17,142 +17,18 @@
 #include <string.h>
 
 #include "routes.h"
+#include "respond.h"
 #include "queue.h"
 #include "management.h"
 #include "webhook-sender.h"
 
 struct _SvcPlatform
 {
-  SvcService *service;
+  const SvcContext *ctx;
   SvcWebhooks *hooks;
   SvcManagement *management;
   SvcQueue *queue;
 };
-
-/* ---------------------------------------------------------------- *
- * shared helpers
- * ---------------------------------------------------------------- */
-
-gchar *
-svc_json_builder_finish (JsonBuilder * b)
-{
-  JsonNode *root = json_builder_get_root (b);
-  gchar *text = gst_session_json_write (root, FALSE);
-
-  json_node_unref (root);
-  g_object_unref (b);
-  return text;
-}
-
-gchar **
-svc_path_segments (const gchar * path)
-{
-  gchar **segments;
-  gsize len;
-  guint i;
-
-  if (path[0] != '/')
-    return NULL;
-  len = strlen (path);
-  /* one trailing slash is allowed */
-  segments = g_strsplit (path + 1, "/", -1);
-  if (len > 1 && path[len - 1] == '/') {
-    guint n = g_strv_length (segments);
-
-    g_free (segments[n - 1]);
-    segments[n - 1] = NULL;
-  }
-  for (i = 0; segments[i]; i++) {
-    gchar *decoded = g_uri_unescape_string (segments[i], NULL);
-
-    if (!decoded || !decoded[0] || !g_utf8_validate (decoded, -1, NULL)) {
-      g_free (decoded);
-      g_strfreev (segments);
-      return NULL;
-    }
-    g_free (segments[i]);
-    segments[i] = decoded;
-  }
-  return segments;
-}
-
-/* the deepest nesting a request body may have */
-#define MAX_DEPTH 64
-
-JsonNode *
-svc_read_json_body (SoupServerMessage * msg, gsize max, gchar ** why)
-{
-  SoupMessageBody *body = soup_server_message_get_request_body (msg);
-  GBytes *bytes = soup_message_body_flatten (body);
-  GError *error = NULL;
-  gsize size;
-  const gchar *data = g_bytes_get_data (bytes, &size);
-  JsonNode *root = NULL;
-
-  /* the library's one JSON gate: strict JSON, size and depth, before
-   * json-glib (which recurses) sees it */
-  if (size == 0)
-    *why = g_strdup ("the body is empty");
-  else if ((root = gst_session_json_parse (data, size, max, MAX_DEPTH,
-              &error)) == NULL)
-    *why = g_strdup_printf ("the body is %s", error->message);
-  g_clear_error (&error);
-  g_bytes_unref (bytes);
-  return root;
-}
-
-void
-svc_add_model_error_item (JsonBuilder * b, SvcService * service,
-    const gchar * type, const gchar * const *loc, const gchar * text,
-    const gchar * ctx, JsonNode * input)
-{
-  gchar *base = svc_service_get_base_url (service);
-  gchar *url = g_strdup_printf ("%s/docs/errors/#%s", base, type);
-  guint i;
-
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "loc");
-  json_builder_begin_array (b);
-  for (i = 0; loc && loc[i]; i++)
-    json_builder_add_string_value (b, loc[i]);
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "msg");
-  json_builder_add_string_value (b, text);
-  json_builder_set_member_name (b, "type");
-  json_builder_add_string_value (b, type);
-  json_builder_set_member_name (b, "url");
-  json_builder_add_string_value (b, url);
-  if (ctx) {
-    json_builder_set_member_name (b, "ctx");
-    json_builder_add_value (b, json_from_string (ctx, NULL));
-  }
-  if (input) {
-    json_builder_set_member_name (b, "input");
-    json_builder_add_value (b, json_node_copy (input));
-  }
-  json_builder_end_object (b);
-  g_free (url);
-  g_free (base);
-}
-
-void
-svc_respond_model_error (SoupServerMessage * msg, SvcService * service,
-    guint status, gboolean retryable, const gchar * type,
-    const gchar * const *loc, const gchar * text, const gchar * ctx,
-    JsonNode * input)
-{
-  JsonBuilder *b = json_builder_new ();
-
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "detail");
-  json_builder_begin_array (b);
-  svc_add_model_error_item (b, service, type, loc, text, ctx, input);
-  json_builder_end_array (b);
-  json_builder_end_object (b);
-  soup_message_headers_replace (soup_server_message_get_response_headers
-      (msg), "X-Svc-Retryable", retryable ? "true" : "false");
-  svc_respond_json (msg, status, svc_json_builder_finish (b));
-}
 
 /* ---------------------------------------------------------------- *
  * routes
@@ -320,19 +196,18 @@ svc_platform_handle_admin (SvcPlatform * platform, SoupServerMessage * msg,
  * ---------------------------------------------------------------- */
 
 SvcPlatform *
-svc_platform_new (SvcService * service, GError ** error)
+svc_platform_new (const SvcContext * ctx, GError ** error)
 {
   SvcPlatform *platform = g_new0 (SvcPlatform, 1);
 
-  platform->service = service;
-  platform->hooks = svc_webhooks_new (svc_service_get_config (service), error);
+  platform->ctx = ctx;
+  platform->hooks = svc_webhooks_new (ctx->config, error);
   if (!platform->hooks) {
     g_free (platform);
     return NULL;
   }
-  platform->management = svc_management_new (service);
-  platform->queue = svc_queue_new (service, platform->hooks,
-      platform->management);
+  platform->management = svc_management_new (ctx);
+  platform->queue = svc_queue_new (ctx, platform->hooks, platform->management);
   return platform;
 }
 

@@ -15,6 +15,9 @@ G_BEGIN_DECLS
 GST_DEBUG_CATEGORY_EXTERN (svc_debug);
 #define GST_CAT_DEFAULT svc_debug
 
+/* service.c: the service's debug category ("session-service") */
+void svc_debug_init (void);
+
 typedef struct _SvcService SvcService;
 typedef struct _SvcSession SvcSession;
 typedef struct _SvcFaults SvcFaults;
@@ -54,24 +57,6 @@ typedef struct
   gdouble webhook_key_rotate;   /* seconds between rotations; 0: none */
   gchar **webhook_ip_ranges;    /* of /v1/meta; NULL: the loopback ones */
 } SvcConfig;
-
-/* service.c (http.c): the registry of sessions and the HTTP endpoints */
-SvcService *svc_service_new (SvcConfig * config, GPtrArray * rules,
-    GError ** error);
-gchar *svc_service_get_base_url (SvcService * service);
-void svc_service_shutdown (SvcService * service);
-gboolean svc_service_is_idle (SvcService * service);
-void svc_service_free (SvcService * service);
-const SvcConfig *svc_service_get_config (SvcService * service);
-void svc_service_session_changed (SvcService * service,
-    SvcSession * session);
-
-/* answers and checks shared by the endpoints (http.c) */
-void svc_respond_json (SoupServerMessage * msg, guint status, gchar * body);
-void svc_respond_request_error (SoupServerMessage * msg, guint status,
-    const gchar * type, const gchar * detail);
-gboolean svc_check_auth (SvcService * service, SoupServerMessage * msg);
-gboolean svc_is_loopback_peer (SoupServerMessage * msg);
 
 /* the largest request body any endpoint takes (a queue input); a larger
  * one is refused from its Content-Length, or while it arrives */

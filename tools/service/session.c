@@ -30,7 +30,8 @@
 struct _SvcSession
 {
   gint ref_count;
-  SvcService *service;
+  SvcSessionChanged changed;    /* the registry's */
+  gpointer changed_data;
   const SvcConfig *config;
   const SvcAppClass *klass;
   GstSessionApp app;
@@ -50,7 +51,6 @@ struct _SvcSession
   gpointer app_data;
   SvcFaults *faults;
   gboolean channel_open;
-  gboolean connected;           /* ICE and DTLS up: the media may start */
   GArray *timers;               /* source ids */
   gint64 drain_deadline;
   gboolean drained;
@@ -368,7 +368,7 @@ on_response_finished (SoupServerMessage * msg, SvcSession * s)
   }
   if (s->state != SVC_SESSION_CLOSED)
     svc_session_close (s, SVC_CLOSE_CLIENT_GONE);
-  svc_service_session_changed (s->service, s);
+  s->changed (s, s->changed_data);
   svc_session_unref (s);
 }
 
@@ -464,8 +464,7 @@ send_answer (SvcSession * s, const gchar * sdp)
       send_keepalive, s);
   start_socket_watch (s);
   s->state = SVC_SESSION_STREAMING;
-  if (s->connected)
-    svc_media_start (s->media);
+  svc_media_start (s->media);
   GST_INFO ("session %s: answered, streaming", s->id);
 }
 
@@ -544,24 +543,6 @@ on_channel_open (gpointer user_data)
   s->klass->channel_open (s->app_data);
 }
 
-/* The media starts once the client can receive it (ICE and DTLS up), as
- * a WebRTC sender's does: what was sent before is lost (no SRTP key yet)
- * or reaches the client late, and the first frame that gets through is
- * then not the keyframe the stream starts with. Off loopback ICE and DTLS
- * take some round trips. */
-static void
-on_connected (gpointer user_data)
-{
-  SvcSession *s = user_data;
-
-  if (s->connected)
-    return;
-  s->connected = TRUE;
-  GST_INFO ("session %s: connected", s->id);
-  if (s->state == SVC_SESSION_STREAMING)
-    svc_media_start (s->media);
-}
-
 static void
 on_channel_message (gpointer user_data, const gchar * text)
 {
@@ -618,7 +599,6 @@ static const SvcPeerCallbacks peer_callbacks = {
   on_channel_message,
   on_channel_closed,
   on_failed,
-  on_connected,
 };
 
 /* ---------------------------------------------------------------- *
@@ -626,17 +606,18 @@ static const SvcPeerCallbacks peer_callbacks = {
  * ---------------------------------------------------------------- */
 
 SvcSession *
-svc_session_new (SvcService * service, GstSessionApp app, const gchar * id,
-    SoupServerMessage * msg, SvcFaults * faults)
+svc_session_new (const SvcConfig * config, SvcSessionChanged changed,
+    gpointer changed_data, GstSessionApp app, const SvcAppClass * klass,
+    const gchar * id, SoupServerMessage * msg, SvcFaults * faults)
 {
   SvcSession *s = g_new0 (SvcSession, 1);
 
   s->ref_count = 1;             /* the registry's */
-  s->service = service;
-  s->config = svc_service_get_config (service);
+  s->changed = changed;
+  s->changed_data = changed_data;
+  s->config = config;
   s->app = app;
-  s->klass = app == GST_SESSION_APP_WORLD ? &svc_world_class :
-      &svc_director_class;
+  s->klass = klass;
   s->id = g_strdup (id);
   s->state = SVC_SESSION_NEGOTIATING;
   s->created_us = g_get_monotonic_time ();
@@ -735,7 +716,7 @@ teardown (SvcSession * s, SvcCloseMode mode)
   }
   if (!keep_response)
     finish_response (s);
-  svc_service_session_changed (s->service, s);
+  s->changed (s, s->changed_data);
 #ifdef __GLIBC__
   /* a session's encoders freed tens of MiB in their threads' malloc
    * arenas, which glibc keeps: give it back, so that the service's

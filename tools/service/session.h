@@ -58,11 +58,19 @@ typedef struct
   void (*free) (gpointer app);
 } SvcAppClass;
 
+/* world-app.c and director-app.c; the registry (http.c) hands a session
+ * its app's class */
 extern const SvcAppClass svc_world_class;
 extern const SvcAppClass svc_director_class;
 
-SvcSession *svc_session_new (SvcService * service, GstSessionApp app,
-    const gchar * id, SoupServerMessage * msg, SvcFaults * faults);
+/* Called when the session closed or its response finished (the registry
+ * forgets it once both) */
+typedef void (*SvcSessionChanged) (SvcSession * session, gpointer user_data);
+
+SvcSession *svc_session_new (const SvcConfig * config,
+    SvcSessionChanged changed, gpointer changed_data, GstSessionApp app,
+    const SvcAppClass * klass, const gchar * id, SoupServerMessage * msg,
+    SvcFaults * faults);
 SvcSession *svc_session_ref (SvcSession * session);
 void svc_session_unref (SvcSession * session);
 gboolean svc_session_start (SvcSession * session, const gchar * offer,

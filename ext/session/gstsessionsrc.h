@@ -8,6 +8,7 @@
 
 #include <gst/gst.h>
 #include <gst/session/session.h>
+#include <gst/session/http/http.h>
 
 #include "gstsessionoutput.h"
 #include "gstsessionstage.h"

@@ -453,3 +453,25 @@ gst_session_message_to_json (const GstSessionMessage * message)
 {
   return json_compact_text (message->root);
 }
+
+/**
+ * gst_session_message_take_other_fields:
+ * @structure: a structure being built from a JSON object
+ * @other: (transfer full): the object's members that have no field of
+ *   their own
+ *
+ * Stores @other as compact JSON text in the field
+ * %GST_SESSION_MESSAGE_OTHER_FIELDS of @structure: what a message (or an
+ * error body) carries beyond what the contract names is kept, as text, so
+ * that GStreamer does not intern names a peer chose.
+ */
+void
+gst_session_message_take_other_fields (GstStructure * structure,
+    JsonObject * other)
+{
+  g_return_if_fail (structure != NULL);
+  g_return_if_fail (other != NULL);
+
+  json_take_object_as_field (structure, GST_SESSION_MESSAGE_OTHER_FIELDS,
+      other);
+}

@@ -8,6 +8,7 @@
 
 #include <gst/session/session-prelude.h>
 #include <gst/session/sessionerror.h>
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -127,6 +128,10 @@ GstSessionApp gst_session_message_get_app (const GstSessionMessage * message);
 
 GST_SESSION_API
 GstSessionDirection gst_session_message_get_direction (const GstSessionMessage * message);
+
+GST_SESSION_API
+void gst_session_message_take_other_fields (GstStructure * structure,
+    JsonObject * other);
 
 GST_SESSION_API
 const gchar * gst_session_message_get_type_name (const GstSessionMessage * message);

@@ -15,16 +15,11 @@
 #include <gst/session/world.h>
 #include <gst/session/director.h>
 #include <gst/session/profile.h>
-#include <gst/session/httperror.h>
-#include <gst/session/signalling.h>
-#include <gst/session/sse.h>
+#include <gst/session/answer.h>
 #include <gst/session/controlscript.h>
 #include <gst/session/controlevent.h>
 #include <gst/session/worldcontroller.h>
 #include <gst/session/directorcontroller.h>
-#include <gst/session/webhook.h>
-#include <gst/session/ratelimit.h>
-#include <gst/session/platform.h>
 
 G_BEGIN_DECLS
 

@@ -20,6 +20,8 @@
  */
 
 #include <gst/session/session.h>
+#include <gst/session/http/http.h>
+#include <gst/session/platform/platform.h>
 #include <gst/session/world.h>
 #include <gst/session/director.h>
 #include <math.h>

@@ -21,7 +21,6 @@
  * directory (on disk, not a tmpfs).
  */
 
-#include <gst/session/webhook.h>
 #include <glib/gstdio.h>
 #include <fcntl.h>
 #include <math.h>
@@ -29,6 +28,7 @@
 #include <nettle/sha2.h>
 #include <string.h>
 #include <unistd.h>
+#include <gst/session/platform/platform.h>
 
 #include "bench-common.h"
 

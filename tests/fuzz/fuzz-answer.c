@@ -5,8 +5,9 @@
  * The start-session answer: how GstSessionHttpSignaller turns what the
  * service sends back into an answer (or an error).
  *
- * The answer parser of gst/session/signalling.c is static, so this goes
- * through the public entry point: a GstSessionHttpSignaller started against
+ * The answer itself is parsed by gst_session_answer_parse() (the
+ * contract, gst/session/answer.c); this goes through the HTTP layer's
+ * public entry point around it: a GstSessionHttpSignaller started against
  * a SoupServer on 127.0.0.1 (same thread, same GMainContext) that answers
  * with the input. That covers both answer forms (a JSON body and the
  * first event of an event stream), the event stream after the answer, and

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <gst/gst.h>
 #include <gst/session/session.h>
+#include <gst/session/http/http.h>
+#include <gst/session/platform/platform.h>
 
 int LLVMFuzzerInitialize (int *argc, char ***argv);
 int LLVMFuzzerTestOneInput (const uint8_t * data, size_t size);

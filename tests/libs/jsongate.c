@@ -10,6 +10,8 @@
 #include <string.h>
 #include <gst/check/gstcheck.h>
 #include <gst/session/session.h>
+#include <gst/session/http/http.h>
+#include <gst/session/platform/platform.h>
 
 typedef struct
 {

@@ -18,6 +18,7 @@
 
 #include <gst/check/gstcheck.h>
 #include <gst/session/session.h>
+#include <gst/session/http/http.h>
 
 #define N_MESSAGES 20000
 

@@ -10,6 +10,8 @@
 #include <libsoup/soup.h>
 #include <json-glib/json-glib.h>
 #include <gst/session/session.h>
+#include <gst/session/http/http.h>
+#include <gst/session/platform/platform.h>
 
 G_BEGIN_DECLS
 

@@ -9,6 +9,7 @@
 #define __GST_SESSION_CLI_H__
 
 #include <gst/session/session.h>
+#include <gst/session/platform/platform.h>
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 

@@ -15,7 +15,8 @@
 #include <string.h>
 #include <math.h>
 #include <json-glib/json-glib.h>
-#include <gst/session/ratelimit.h>
+
+#include <gst/session/platform/platform.h>
 
 #include "management.h"
 #include "apps.h"

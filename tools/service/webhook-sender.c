@@ -20,7 +20,8 @@
 #include <sys/random.h>
 #include <nettle/eddsa.h>
 #include <nettle/sha2.h>
-#include <gst/session/webhook.h>
+
+#include <gst/session/platform/platform.h>
 
 #include "webhook-sender.h"
 

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <gst/check/gstcheck.h>
 #include <gst/session/session.h>
+#include <gst/session/http/http.h>
+#include <gst/session/platform/platform.h>
 
 #define API_KEY "sk-live-7f3a9c2e11d04b5e8a6f0c9d2b1e4a77"
 #define WEBHOOK "https://hooks.example.com/done?token=a&b=c d"

@@ -6,7 +6,7 @@
 #ifndef __GST_SESSION_HTTP_ERROR_H__
 #define __GST_SESSION_HTTP_ERROR_H__
 
-#include <gst/session/session-prelude.h>
+#include <gst/session/http/http-prelude.h>
 #include <gst/session/sessionerror.h>
 #include <libsoup/soup.h>
 
@@ -112,24 +112,24 @@ typedef struct {
   gdouble ratelimit_reset;
 } GstSessionHttpError;
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 GType gst_session_http_error_get_type (void);
 #define GST_SESSION_TYPE_HTTP_ERROR (gst_session_http_error_get_type ())
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 GstSessionHttpError * gst_session_http_error_parse (guint status,
     SoupMessageHeaders * headers, const gchar * body, gsize body_length);
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 GstSessionHttpError * gst_session_http_error_copy (const GstSessionHttpError * error);
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 void gst_session_http_error_free (GstSessionHttpError * error);
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 gchar * gst_session_http_error_to_string (const GstSessionHttpError * error);
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 GError * gst_session_http_error_to_gerror (const GstSessionHttpError * error);
 
 /**
@@ -150,11 +150,11 @@ typedef struct {
   gdouble jitter;
 } GstSessionRetryPolicy;
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 GType gst_session_retry_policy_get_type (void);
 #define GST_SESSION_TYPE_RETRY_POLICY (gst_session_retry_policy_get_type ())
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 void gst_session_retry_policy_init (GstSessionRetryPolicy * policy);
 
 /**
@@ -172,19 +172,19 @@ typedef struct {
   const gchar *reason;
 } GstSessionRetryDecision;
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 GType gst_session_retry_decision_get_type (void);
 #define GST_SESSION_TYPE_RETRY_DECISION (gst_session_retry_decision_get_type ())
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 GstSessionRetryDecision gst_session_http_error_retry_decision (const GstSessionHttpError * error,
     const GstSessionRetryPolicy * policy, guint attempt);
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 GstClockTime gst_session_retry_policy_backoff (const GstSessionRetryPolicy * policy,
     guint attempt);
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 gboolean gst_session_http_error_type_is_transient (const gchar * error_type);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (GstSessionHttpError, gst_session_http_error_free)

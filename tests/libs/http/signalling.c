@@ -12,6 +12,7 @@
 #include <string.h>
 #include <gst/check/gstcheck.h>
 #include <gst/session/session.h>
+#include <gst/session/http/http.h>
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 

@@ -6,7 +6,8 @@
 #ifndef __GST_SESSION_RATELIMIT_H__
 #define __GST_SESSION_RATELIMIT_H__
 
-#include <gst/session/session-prelude.h>
+#include <gst/session/platform/platform-prelude.h>
+#include <gst/session/platform/platform-enumtypes.h>
 
 G_BEGIN_DECLS
 
@@ -64,8 +65,6 @@ typedef enum {
  */
 #define GST_SESSION_MANAGEMENT_N_OPS 9
 
-GST_SESSION_API
-GType gst_session_management_op_get_type (void);
 #define GST_SESSION_TYPE_MANAGEMENT_OP (gst_session_management_op_get_type ())
 
 /**
@@ -80,17 +79,17 @@ typedef struct {
   guint count;
 } GstSessionRateCost;
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 guint gst_session_management_op_per_minute (GstSessionManagementOp op);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 const gchar * gst_session_management_op_name (GstSessionManagementOp op);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 const GstSessionRateCost * gst_session_management_op_costs (GstSessionManagementOp op,
     guint * n_costs);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 gboolean gst_session_management_request_costs (const gchar * method,
     const gchar * path, const GstSessionRateCost ** costs, guint * n_costs);
 
@@ -113,65 +112,65 @@ typedef gint64 (*GstSessionRateLimiterClockFunc) (gpointer user_data);
  */
 typedef struct _GstSessionRateLimiter GstSessionRateLimiter;
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 GType gst_session_rate_limiter_get_type (void);
 #define GST_SESSION_TYPE_RATE_LIMITER (gst_session_rate_limiter_get_type ())
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 GstSessionRateLimiter * gst_session_rate_limiter_new (void);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 GstSessionRateLimiter * gst_session_rate_limiter_ref (GstSessionRateLimiter * limiter);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 void gst_session_rate_limiter_unref (GstSessionRateLimiter * limiter);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 void gst_session_rate_limiter_set_clock (GstSessionRateLimiter * limiter,
     GstSessionRateLimiterClockFunc func, gpointer user_data,
     GDestroyNotify notify);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 gint64 gst_session_rate_limiter_get_time (GstSessionRateLimiter * limiter);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 void gst_session_rate_limiter_set_limit (GstSessionRateLimiter * limiter,
     GstSessionManagementOp limit, guint per_minute);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 guint gst_session_rate_limiter_get_limit (GstSessionRateLimiter * limiter,
     GstSessionManagementOp limit);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 gboolean gst_session_rate_limiter_try (GstSessionRateLimiter * limiter,
     GstSessionManagementOp op, gint64 now, guint * retry_after);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 gboolean gst_session_rate_limiter_try_key (GstSessionRateLimiter * limiter,
     const gchar * key, GstSessionManagementOp op, gint64 now,
     guint * retry_after);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 gboolean gst_session_rate_limiter_try_costs (GstSessionRateLimiter * limiter,
     const gchar * key, const GstSessionRateCost * costs, guint n_costs,
     gint64 now, guint * retry_after);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 gboolean gst_session_rate_limiter_try_request (GstSessionRateLimiter * limiter,
     const gchar * key, const gchar * method, const gchar * path, gint64 now,
     guint * retry_after);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 guint gst_session_rate_limiter_note_reset (GstSessionRateLimiter * limiter,
     const gchar * key, GstSessionManagementOp limit, gint64 now,
     gdouble reset_seconds);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 guint gst_session_rate_limiter_remaining (GstSessionRateLimiter * limiter,
     const gchar * key, GstSessionManagementOp limit, gint64 now,
     guint * reset);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 void gst_session_rate_limiter_prune (GstSessionRateLimiter * limiter,
     gint64 now);
 

@@ -3,13 +3,14 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-#ifndef __GST_SESSION_PLATFORM_H__
-#define __GST_SESSION_PLATFORM_H__
+#ifndef __GST_SESSION_PLATFORM_CLIENT_H__
+#define __GST_SESSION_PLATFORM_CLIENT_H__
 
-#include <gst/session/session-prelude.h>
+#include <gst/session/platform/platform-prelude.h>
+#include <gst/session/platform/platform-enumtypes.h>
 #include <gst/session/sessionerror.h>
-#include <gst/session/httperror.h>
-#include <gst/session/ratelimit.h>
+#include <gst/session/http/httperror.h>
+#include <gst/session/platform/ratelimit.h>
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
@@ -48,8 +49,6 @@ typedef enum {
   GST_SESSION_PLATFORM_ERROR_INVALID_RESPONSE,
 } GstSessionPlatformError;
 
-GST_SESSION_API
-GType gst_session_platform_error_get_type (void);
 #define GST_SESSION_TYPE_PLATFORM_ERROR (gst_session_platform_error_get_type ())
 
 /**
@@ -74,47 +73,47 @@ GType gst_session_platform_error_get_type (void);
 #define GST_SESSION_PLATFORM_MAX_DEPTH 64
 
 #define GST_SESSION_TYPE_PLATFORM (gst_session_platform_get_type ())
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 G_DECLARE_FINAL_TYPE (GstSessionPlatform, gst_session_platform, GST_SESSION,
     PLATFORM, GstObject)
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 GstSessionPlatform * gst_session_platform_new (const gchar * queue_url,
     const gchar * api_url, const gchar * api_key);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 GstSessionRateLimiter * gst_session_platform_get_rate_limiter (GstSessionPlatform * platform);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 void gst_session_platform_submit_async (GstSessionPlatform * platform,
     const gchar * app_path, const gchar * webhook_url, const gchar * body,
     GCancellable * cancellable, GAsyncReadyCallback callback,
     gpointer user_data);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 gboolean gst_session_platform_submit_finish (GstSessionPlatform * platform,
     GAsyncResult * result, gchar ** request_id, gchar ** gateway_request_id,
     guint * retry_after, GstSessionHttpError ** http_error, GError ** error);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 gboolean gst_session_platform_submit (GstSessionPlatform * platform,
     const gchar * app_path, const gchar * webhook_url, const gchar * body,
     GCancellable * cancellable, gchar ** request_id,
     gchar ** gateway_request_id, guint * retry_after,
     GstSessionHttpError ** http_error, GError ** error);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 void gst_session_platform_manage_async (GstSessionPlatform * platform,
     GstSessionManagementOp op, const gchar * target,
     const gchar * const * command, GCancellable * cancellable,
     GAsyncReadyCallback callback, gpointer user_data);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 JsonNode * gst_session_platform_manage_finish (GstSessionPlatform * platform,
     GAsyncResult * result, guint * retry_after,
     GstSessionHttpError ** http_error, GError ** error);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 JsonNode * gst_session_platform_manage (GstSessionPlatform * platform,
     GstSessionManagementOp op, const gchar * target,
     const gchar * const * command, GCancellable * cancellable,
@@ -122,4 +121,4 @@ JsonNode * gst_session_platform_manage (GstSessionPlatform * platform,
 
 G_END_DECLS
 
-#endif /* __GST_SESSION_PLATFORM_H__ */
+#endif /* __GST_SESSION_PLATFORM_CLIENT_H__ */

@@ -33,10 +33,10 @@
 #include <string.h>
 #include <json-glib/json-glib.h>
 
-#include "session.h"
-#include "session-private.h"
+#include <gst/session/session.h>
+#include <gst/session/http/http.h>
+#include "../session-private.h"
 #include "httperror.h"
-#include "json-private.h"
 
 /* ---------------------------------------------------------------------- */
 /* The type knowledge of spec 001, as data. One place per rule.           */
@@ -485,7 +485,7 @@ json_array_to_gvalue (JsonNode * node, GValue * value, guint depth)
     for (i = 0; i < n; i++)
       g_value_unset (&elements[i]);
     g_value_init (value, G_TYPE_STRING);
-    g_value_take_string (value, json_compact_text (node));
+    g_value_take_string (value, gst_session_json_write (node, FALSE));
   }
   g_free (elements);
 }
@@ -504,7 +504,7 @@ json_to_gvalue (JsonNode * node, GValue * value, guint depth)
     case JSON_NODE_OBJECT:
       /* its member names are the sender's: see ctx_to_structure() */
       g_value_init (value, G_TYPE_STRING);
-      g_value_take_string (value, json_compact_text (node));
+      g_value_take_string (value, gst_session_json_write (node, FALSE));
       break;
     case JSON_NODE_ARRAY:
       json_array_to_gvalue (node, value, depth);
@@ -581,7 +581,7 @@ ctx_to_structure (JsonObject * object)
   g_list_free (members);
 
   if (other)
-    json_take_object_as_field (s, GST_SESSION_MESSAGE_OTHER_FIELDS, other);
+    gst_session_message_take_other_fields (s, other);
   return s;
 }
 

@@ -71,38 +71,9 @@
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
-#include "session.h"
-#include "session-private.h"
-#include "json-private.h"
-#include "schema-private.h"
-
-/* ------------------------------------------------------------------------ */
-/* GstSessionSignallerCloseReason                                           */
-
-GType
-gst_session_signaller_close_reason_get_type (void)
-{
-  static gsize type = 0;
-  static const GEnumValue values[] = {
-    {GST_SESSION_SIGNALLER_CLOSE_REASON_SERVICE,
-        "GST_SESSION_SIGNALLER_CLOSE_REASON_SERVICE", "service"},
-    {GST_SESSION_SIGNALLER_CLOSE_REASON_KEEPALIVE_TIMEOUT,
-          "GST_SESSION_SIGNALLER_CLOSE_REASON_KEEPALIVE_TIMEOUT",
-        "keepalive-timeout"},
-    {GST_SESSION_SIGNALLER_CLOSE_REASON_NETWORK_ERROR,
-        "GST_SESSION_SIGNALLER_CLOSE_REASON_NETWORK_ERROR", "network-error"},
-    {GST_SESSION_SIGNALLER_CLOSE_REASON_PROTOCOL_ERROR,
-        "GST_SESSION_SIGNALLER_CLOSE_REASON_PROTOCOL_ERROR", "protocol-error"},
-    {0, NULL, NULL}
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstSessionSignallerCloseReason",
-        values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
+#include <gst/session/session.h>
+#include <gst/session/http/http.h>
+#include "../session-private.h"
 
 /* ------------------------------------------------------------------------ */
 /* GstSessionSignaller                                                      */
@@ -328,8 +299,6 @@ scrub_http_error (GstSessionHttpError * http_error, const gchar * key)
 
 /* The log shows at most this much of a text the service sent. */
 #define LOG_TEXT_MAX 512
-/* An error text quotes at most this much of one. */
-#define ERROR_TEXT_MAX 160
 
 static gchar *
 text_for_log (const gchar * text, gsize length, const gchar * key)
@@ -338,106 +307,6 @@ text_for_log (const gchar * text, gsize length, const gchar * key)
 
   scrub_text (&valid, key);
   return valid;
-}
-
-/* The string value of a member, or NULL (json_node_get_string() must only
- * see value nodes). */
-static const gchar *
-member_string (JsonObject * object, const gchar * name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
-
-/* The answer's fields that become fields of its structure: other names are
- * the service's, which GStreamer would keep for the life of the process,
- * so they stay JSON text (GST_SESSION_MESSAGE_OTHER_FIELDS). */
-static const SchemaNode answer_string = {.types = SCHEMA_STRING };
-
-static const SchemaObject answer_schema = {
-  .props = (const SchemaProp[]) {
-        {"sdp", TRUE, &answer_string},
-        {"type", TRUE, &answer_string},
-        {"session_id", FALSE, &answer_string},
-        {NULL}
-      },
-};
-
-/* Parses and checks the answer object. */
-static GstStructure *
-parse_answer (const gchar * text, gsize length, GError ** error)
-{
-  JsonParser *parser;
-  JsonNode *root;
-  JsonObject *object;
-  GstStructure *answer = NULL;
-  const gchar *sdp, *type;
-  GError *err = NULL;
-
-  if (!g_utf8_validate_len (text, length, NULL)) {
-    g_set_error_literal (error, GST_SESSION_ERROR,
-        GST_SESSION_ERROR_INVALID_JSON,
-        "The start-session answer is not UTF-8 text");
-    return NULL;
-  }
-  if (!gst_session_json_check (text, length, G_MAXSIZE,
-          GST_SESSION_MESSAGE_MAX_DEPTH, &err)) {
-    g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_JSON,
-        "The start-session answer is %s", err->message);
-    g_clear_error (&err);
-    return NULL;
-  }
-
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, text, length, &err)) {
-    /* json-glib quotes the offending token, which can be huge */
-    gchar *why = g_utf8_make_valid (err->message, MIN (strlen (err->message),
-            ERROR_TEXT_MAX));
-
-    g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_JSON,
-        "The start-session answer is not JSON: %s%s", why,
-        strlen (err->message) > ERROR_TEXT_MAX ? "..." : "");
-    g_free (why);
-    g_clear_error (&err);
-    goto done;
-  }
-
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root)) {
-    g_set_error_literal (error, GST_SESSION_ERROR,
-        GST_SESSION_ERROR_INVALID_JSON,
-        "The start-session answer is not a JSON object");
-    goto done;
-  }
-  object = json_node_get_object (root);
-
-  type = member_string (object, "type");
-  if (g_strcmp0 (type, "answer") != 0) {
-    g_set_error_literal (error, GST_SESSION_ERROR,
-        GST_SESSION_ERROR_INVALID_MESSAGE,
-        "The start-session answer does not have \"type\": \"answer\"");
-    goto done;
-  }
-
-  sdp = member_string (object, "sdp");
-  if (sdp == NULL || *sdp == '\0') {
-    g_set_error_literal (error, GST_SESSION_ERROR,
-        GST_SESSION_ERROR_INVALID_MESSAGE,
-        "The start-session answer has no \"sdp\" text");
-    goto done;
-  }
-
-  /* JSON to GstStructure as GstSessionMessage maps it */
-  answer = schema_object_to_structure ("answer", "answer", &answer_schema,
-      object, error);
-
-done:
-  g_object_unref (parser);
-  return answer;
 }
 
 static GBytes *
@@ -676,7 +545,7 @@ call_answer (Call * call, const gchar * text, gsize length, gboolean terminal)
   GstStructure *answer;
   GError *error = NULL;
 
-  answer = parse_answer (text, length, &error);
+  answer = gst_session_answer_parse (text, length, &error);
   if (answer == NULL) {
     call_fail (call, error, NULL);
     return FALSE;

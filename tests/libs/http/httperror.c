@@ -10,6 +10,7 @@
 #include <string.h>
 #include <gst/check/gstcheck.h>
 #include <gst/session/session.h>
+#include <gst/session/http/http.h>
 
 #define DOCS "https://docs.example.com/errors/#"
 #define API_KEY "sk-live-7f3a9c2e11d04b5e8a6f0c9d2b1e4a77"

@@ -6,7 +6,7 @@
 #ifndef __GST_SESSION_SSE_H__
 #define __GST_SESSION_SSE_H__
 
-#include <gst/session/session-prelude.h>
+#include <gst/session/http/http-prelude.h>
 #include <gst/session/sessionerror.h>
 
 G_BEGIN_DECLS
@@ -102,32 +102,32 @@ typedef void (*GstSessionSseEventFunc) (GstSessionSseParser * parser,
 typedef void (*GstSessionSseCommentFunc) (GstSessionSseParser * parser,
     const gchar * text, gsize length, gpointer user_data);
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 GstSessionSseParser * gst_session_sse_parser_new (GstSessionSseEventFunc event_func,
     GstSessionSseCommentFunc comment_func, gpointer user_data,
     GDestroyNotify notify);
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 void gst_session_sse_parser_free (GstSessionSseParser * parser);
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 void gst_session_sse_parser_set_limits (GstSessionSseParser * parser,
     gsize max_line, gsize max_event);
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 gboolean gst_session_sse_parser_feed (GstSessionSseParser * parser,
     const guint8 * data, gsize length, GError ** error);
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 gboolean gst_session_sse_parser_finish (GstSessionSseParser * parser);
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 void gst_session_sse_parser_reset (GstSessionSseParser * parser);
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 gint64 gst_session_sse_parser_get_retry (GstSessionSseParser * parser);
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 const gchar * gst_session_sse_parser_get_last_event_id (GstSessionSseParser * parser);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (GstSessionSseParser, gst_session_sse_parser_free)

@@ -6,9 +6,10 @@
 #ifndef __GST_SESSION_WEBHOOK_H__
 #define __GST_SESSION_WEBHOOK_H__
 
-#include <gst/session/session-prelude.h>
+#include <gst/session/platform/platform-prelude.h>
+#include <gst/session/platform/platform-enumtypes.h>
 #include <gst/session/sessionerror.h>
-#include <gst/session/httperror.h>
+#include <gst/session/http/httperror.h>
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
@@ -99,24 +100,24 @@ G_BEGIN_DECLS
  */
 typedef struct _GstSessionWebhookKeySet GstSessionWebhookKeySet;
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 GType gst_session_webhook_key_set_get_type (void);
 #define GST_SESSION_TYPE_WEBHOOK_KEY_SET (gst_session_webhook_key_set_get_type ())
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 GstSessionWebhookKeySet * gst_session_webhook_key_set_parse (const gchar * data,
     gsize length, GError ** error);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 GstSessionWebhookKeySet * gst_session_webhook_key_set_ref (GstSessionWebhookKeySet * keys);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 void gst_session_webhook_key_set_unref (GstSessionWebhookKeySet * keys);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 guint gst_session_webhook_key_set_get_n_keys (const GstSessionWebhookKeySet * keys);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 const gchar * const * gst_session_webhook_key_set_get_skipped (const GstSessionWebhookKeySet * keys);
 
 /* ---------------------------------------------------------------------- */
@@ -173,11 +174,9 @@ typedef enum {
   GST_SESSION_WEBHOOK_RESULT_WRONG_ACCOUNT,
 } GstSessionWebhookResult;
 
-GST_SESSION_API
-GType gst_session_webhook_result_get_type (void);
 #define GST_SESSION_TYPE_WEBHOOK_RESULT (gst_session_webhook_result_get_type ())
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 guint gst_session_webhook_result_to_http_status (GstSessionWebhookResult result);
 
 /**
@@ -215,34 +214,34 @@ typedef struct {
   gint64 timestamp;
 } GstSessionWebhookVerification;
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 GType gst_session_webhook_verification_get_type (void);
 #define GST_SESSION_TYPE_WEBHOOK_VERIFICATION \
     (gst_session_webhook_verification_get_type ())
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 gboolean gst_session_webhook_url_allowed (const gchar * url,
     gboolean allow_insecure_http, GError ** error);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 gboolean gst_session_webhook_verification_check_account
     (GstSessionWebhookVerification * verification, const gchar * user_id);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 GstSessionWebhookVerification * gst_session_webhook_verify (const GstSessionWebhookKeySet * keys,
     SoupMessageHeaders * headers, const guint8 * body, gsize body_length,
     gint64 now, guint leeway);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 GstSessionWebhookVerification * gst_session_webhook_verify_values (const GstSessionWebhookKeySet * keys,
     const gchar * request_id, const gchar * user_id, const gchar * timestamp,
     const gchar * signature, const guint8 * body, gsize body_length,
     gint64 now, guint leeway);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 GstSessionWebhookVerification * gst_session_webhook_verification_copy (const GstSessionWebhookVerification * verification);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 void gst_session_webhook_verification_free (GstSessionWebhookVerification * verification);
 
 /* ---------------------------------------------------------------------- */
@@ -269,8 +268,6 @@ typedef enum {
   GST_SESSION_WEBHOOK_STATUS_ERROR,
 } GstSessionWebhookStatus;
 
-GST_SESSION_API
-GType gst_session_webhook_status_get_type (void);
 #define GST_SESSION_TYPE_WEBHOOK_STATUS (gst_session_webhook_status_get_type ())
 
 /**
@@ -302,19 +299,19 @@ typedef struct {
   GPtrArray *detail;
 } GstSessionWebhookDelivery;
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 GType gst_session_webhook_delivery_get_type (void);
 #define GST_SESSION_TYPE_WEBHOOK_DELIVERY (gst_session_webhook_delivery_get_type ())
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 GstSessionWebhookDelivery * gst_session_webhook_delivery_parse (const gchar * body,
     gsize length, gsize max_length, const gchar * signed_request_id,
     GError ** error);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 GstSessionWebhookDelivery * gst_session_webhook_delivery_copy (const GstSessionWebhookDelivery * delivery);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 void gst_session_webhook_delivery_free (GstSessionWebhookDelivery * delivery);
 
 /* ---------------------------------------------------------------------- */
@@ -342,27 +339,27 @@ void gst_session_webhook_delivery_free (GstSessionWebhookDelivery * delivery);
  */
 typedef struct _GstSessionWebhookIpRanges GstSessionWebhookIpRanges;
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 GType gst_session_webhook_ip_ranges_get_type (void);
 #define GST_SESSION_TYPE_WEBHOOK_IP_RANGES (gst_session_webhook_ip_ranges_get_type ())
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 GstSessionWebhookIpRanges * gst_session_webhook_ip_ranges_parse (const gchar * data,
     gsize length, GError ** error);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 GstSessionWebhookIpRanges * gst_session_webhook_ip_ranges_ref (GstSessionWebhookIpRanges * ranges);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 void gst_session_webhook_ip_ranges_unref (GstSessionWebhookIpRanges * ranges);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 guint gst_session_webhook_ip_ranges_get_n_ranges (const GstSessionWebhookIpRanges * ranges);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 const gchar * const * gst_session_webhook_ip_ranges_get_skipped (const GstSessionWebhookIpRanges * ranges);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 gboolean gst_session_webhook_ip_ranges_contains (const GstSessionWebhookIpRanges * ranges,
     GInetAddress * address);
 
@@ -396,52 +393,52 @@ gboolean gst_session_webhook_ip_ranges_contains (const GstSessionWebhookIpRanges
 typedef gint64 (*GstSessionWebhookClockFunc) (gpointer user_data);
 
 #define GST_SESSION_TYPE_WEBHOOK_VERIFIER (gst_session_webhook_verifier_get_type ())
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 G_DECLARE_FINAL_TYPE (GstSessionWebhookVerifier, gst_session_webhook_verifier,
     GST_SESSION, WEBHOOK_VERIFIER, GstObject)
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 GstSessionWebhookVerifier * gst_session_webhook_verifier_new (const gchar * jwks_url);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 void gst_session_webhook_verifier_set_clock_func (GstSessionWebhookVerifier * verifier,
     GstSessionWebhookClockFunc func, gpointer user_data, GDestroyNotify notify);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 void gst_session_webhook_verifier_set_key_set (GstSessionWebhookVerifier * verifier,
     GstSessionWebhookKeySet * keys);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 GstSessionWebhookKeySet * gst_session_webhook_verifier_get_key_set (GstSessionWebhookVerifier * verifier);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 GstSessionWebhookIpRanges * gst_session_webhook_verifier_get_ip_ranges (GstSessionWebhookVerifier * verifier);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 void gst_session_webhook_verifier_verify_async (GstSessionWebhookVerifier * verifier,
     SoupMessageHeaders * headers, const guint8 * body, gsize body_length,
     GInetAddress * source, GCancellable * cancellable,
     GAsyncReadyCallback callback, gpointer user_data);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 GstSessionWebhookVerification * gst_session_webhook_verifier_verify_finish (GstSessionWebhookVerifier * verifier,
     GAsyncResult * result, GError ** error);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 GstSessionWebhookVerification * gst_session_webhook_verifier_verify_sync (GstSessionWebhookVerifier * verifier,
     SoupMessageHeaders * headers, const guint8 * body, gsize body_length,
     GInetAddress * source, GCancellable * cancellable, GError ** error);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 void gst_session_webhook_verifier_refresh_async (GstSessionWebhookVerifier * verifier,
     GCancellable * cancellable, GAsyncReadyCallback callback,
     gpointer user_data);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 gboolean gst_session_webhook_verifier_refresh_finish (GstSessionWebhookVerifier * verifier,
     GAsyncResult * result, GError ** error);
 
-GST_SESSION_API
+GST_SESSION_PLATFORM_API
 gboolean gst_session_webhook_verifier_refresh_sync (GstSessionWebhookVerifier * verifier,
     GCancellable * cancellable, GError ** error);
 

@@ -10,6 +10,7 @@
 
 #include <gst/check/gstcheck.h>
 #include <gst/session/session.h>
+#include <gst/session/platform/platform.h>
 
 #define SEC G_USEC_PER_SEC
 #define T0 (1000 * SEC)

@@ -50,8 +50,10 @@
 
 #include <string.h>
 
-#include "session.h"
-#include "session-private.h"
+#include <gst/session/session.h>
+#include <gst/session/http/http.h>
+#include <gst/session/platform/platform.h>
+#include "../session-private.h"
 
 /* ---------------------------------------------------------------------- */
 /* The table of spec 001, "Limits", as data.                              */
@@ -138,39 +140,6 @@ static gboolean
 op_valid (GstSessionManagementOp op)
 {
   return (guint) op < GST_SESSION_MANAGEMENT_N_OPS;
-}
-
-GType
-gst_session_management_op_get_type (void)
-{
-  static gsize type = 0;
-  static const GEnumValue values[] = {
-    {GST_SESSION_MANAGEMENT_OP_APPS_LIST,
-        "GST_SESSION_MANAGEMENT_OP_APPS_LIST", "apps-list"},
-    {GST_SESSION_MANAGEMENT_OP_APPS_RUNNERS,
-        "GST_SESSION_MANAGEMENT_OP_APPS_RUNNERS", "apps-runners"},
-    {GST_SESSION_MANAGEMENT_OP_RUNNERS_LIST,
-        "GST_SESSION_MANAGEMENT_OP_RUNNERS_LIST", "runners-list"},
-    {GST_SESSION_MANAGEMENT_OP_RUNNERS_LOGS,
-        "GST_SESSION_MANAGEMENT_OP_RUNNERS_LOGS", "runners-logs"},
-    {GST_SESSION_MANAGEMENT_OP_RUNNERS_SHELL,
-        "GST_SESSION_MANAGEMENT_OP_RUNNERS_SHELL", "runners-shell"},
-    {GST_SESSION_MANAGEMENT_OP_RUNNERS_STOP,
-        "GST_SESSION_MANAGEMENT_OP_RUNNERS_STOP", "runners-stop"},
-    {GST_SESSION_MANAGEMENT_OP_RUNNERS_KILL,
-        "GST_SESSION_MANAGEMENT_OP_RUNNERS_KILL", "runners-kill"},
-    {GST_SESSION_MANAGEMENT_OP_GET_RUNNER,
-        "GST_SESSION_MANAGEMENT_OP_GET_RUNNER", "get-runner"},
-    {GST_SESSION_MANAGEMENT_OP_GET_RUNNERS,
-        "GST_SESSION_MANAGEMENT_OP_GET_RUNNERS", "get-runners"},
-    {0, NULL, NULL}
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstSessionManagementOp", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
 }
 
 /**

@@ -6,9 +6,10 @@
 #ifndef __GST_SESSION_SIGNALLING_H__
 #define __GST_SESSION_SIGNALLING_H__
 
-#include <gst/session/session-prelude.h>
+#include <gst/session/http/http-prelude.h>
+#include <gst/session/http/http-enumtypes.h>
 #include <gst/session/sessionerror.h>
-#include <gst/session/httperror.h>
+#include <gst/session/http/httperror.h>
 
 G_BEGIN_DECLS
 
@@ -33,15 +34,13 @@ typedef enum {
   GST_SESSION_SIGNALLER_CLOSE_REASON_PROTOCOL_ERROR,
 } GstSessionSignallerCloseReason;
 
-GST_SESSION_API
-GType gst_session_signaller_close_reason_get_type (void);
 #define GST_SESSION_TYPE_SIGNALLER_CLOSE_REASON \
     (gst_session_signaller_close_reason_get_type ())
 
 /* GstSessionSignaller: the interface */
 
 #define GST_SESSION_TYPE_SIGNALLER (gst_session_signaller_get_type ())
-GST_SESSION_API
+GST_SESSION_HTTP_API
 G_DECLARE_INTERFACE (GstSessionSignaller, gst_session_signaller, GST_SESSION,
     SIGNALLER, GObject)
 
@@ -71,22 +70,22 @@ struct _GstSessionSignallerInterface
   gpointer _gst_reserved[GST_PADDING];
 };
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 gboolean gst_session_signaller_start (GstSessionSignaller * signaller,
     const gchar * offer_sdp, const gchar * session_id, GError ** error);
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 void gst_session_signaller_stop (GstSessionSignaller * signaller);
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 void gst_session_signaller_emit_answer (GstSessionSignaller * signaller,
     const gchar * sdp, const GstStructure * answer);
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 void gst_session_signaller_emit_error (GstSessionSignaller * signaller,
     const GError * error, const GstSessionHttpError * http_error);
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 void gst_session_signaller_emit_closed (GstSessionSignaller * signaller,
     GstSessionSignallerCloseReason reason, const GError * error);
 
@@ -108,14 +107,14 @@ void gst_session_signaller_emit_closed (GstSessionSignaller * signaller,
 #define GST_SESSION_HTTP_SIGNALLER_MAX_ERROR_BODY (64 * 1024)
 
 #define GST_SESSION_TYPE_HTTP_SIGNALLER (gst_session_http_signaller_get_type ())
-GST_SESSION_API
+GST_SESSION_HTTP_API
 G_DECLARE_FINAL_TYPE (GstSessionHttpSignaller, gst_session_http_signaller,
     GST_SESSION, HTTP_SIGNALLER, GstObject)
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 GstSessionHttpSignaller * gst_session_http_signaller_new (const gchar * url);
 
-GST_SESSION_API
+GST_SESSION_HTTP_API
 gchar * gst_session_http_signaller_get_session_id (GstSessionHttpSignaller * signaller);
 
 G_END_DECLS

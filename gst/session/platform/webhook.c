@@ -66,10 +66,11 @@
 #include <nettle/eddsa.h>
 #include <nettle/sha2.h>
 
-#include "session.h"
-#include "session-private.h"
+#include <gst/session/session.h>
+#include <gst/session/http/http.h>
+#include <gst/session/platform/platform.h>
+#include "../session-private.h"
 #include "webhook.h"
-#include "json-private.h"
 
 /* ---------------------------------------------------------------------- */
 /* JSON documents: bounded before json-glib (recursive) sees them          */
@@ -414,52 +415,6 @@ gst_session_webhook_key_set_get_skipped (const GstSessionWebhookKeySet * keys)
   g_return_val_if_fail (keys != NULL, NULL);
 
   return (const gchar * const *) keys->skipped;
-}
-
-/* ---------------------------------------------------------------------- */
-/* Verification                                                           */
-/* ---------------------------------------------------------------------- */
-
-GType
-gst_session_webhook_result_get_type (void)
-{
-  static gsize type = 0;
-  static const GEnumValue values[] = {
-    {GST_SESSION_WEBHOOK_RESULT_VALID, "GST_SESSION_WEBHOOK_RESULT_VALID",
-        "valid"},
-    {GST_SESSION_WEBHOOK_RESULT_MISSING_HEADER,
-        "GST_SESSION_WEBHOOK_RESULT_MISSING_HEADER", "missing-header"},
-    {GST_SESSION_WEBHOOK_RESULT_BAD_HEADER,
-        "GST_SESSION_WEBHOOK_RESULT_BAD_HEADER", "bad-header"},
-    {GST_SESSION_WEBHOOK_RESULT_BAD_TIMESTAMP,
-        "GST_SESSION_WEBHOOK_RESULT_BAD_TIMESTAMP", "bad-timestamp"},
-    {GST_SESSION_WEBHOOK_RESULT_STALE_TIMESTAMP,
-        "GST_SESSION_WEBHOOK_RESULT_STALE_TIMESTAMP", "stale-timestamp"},
-    {GST_SESSION_WEBHOOK_RESULT_FUTURE_TIMESTAMP,
-        "GST_SESSION_WEBHOOK_RESULT_FUTURE_TIMESTAMP", "future-timestamp"},
-    {GST_SESSION_WEBHOOK_RESULT_BAD_SIGNATURE_ENCODING,
-          "GST_SESSION_WEBHOOK_RESULT_BAD_SIGNATURE_ENCODING",
-        "bad-signature-encoding"},
-    {GST_SESSION_WEBHOOK_RESULT_NO_KEYS, "GST_SESSION_WEBHOOK_RESULT_NO_KEYS",
-        "no-keys"},
-    {GST_SESSION_WEBHOOK_RESULT_NO_KEY_MATCHED,
-        "GST_SESSION_WEBHOOK_RESULT_NO_KEY_MATCHED", "no-key-matched"},
-    {GST_SESSION_WEBHOOK_RESULT_BODY_TOO_LARGE,
-        "GST_SESSION_WEBHOOK_RESULT_BODY_TOO_LARGE", "body-too-large"},
-    {GST_SESSION_WEBHOOK_RESULT_SOURCE_NOT_ALLOWED,
-        "GST_SESSION_WEBHOOK_RESULT_SOURCE_NOT_ALLOWED", "source-not-allowed"},
-    {GST_SESSION_WEBHOOK_RESULT_UNAVAILABLE,
-        "GST_SESSION_WEBHOOK_RESULT_UNAVAILABLE", "unavailable"},
-    {GST_SESSION_WEBHOOK_RESULT_WRONG_ACCOUNT,
-        "GST_SESSION_WEBHOOK_RESULT_WRONG_ACCOUNT", "wrong-account"},
-    {0, NULL, NULL}
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstSessionWebhookResult", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
 }
 
 /**
@@ -988,28 +943,6 @@ gst_session_webhook_verify_values (const GstSessionWebhookKeySet * keys,
   g_return_val_if_fail (body != NULL || body_length == 0, NULL);
 
   return verify_values (keys, values, NULL, body, body_length, now, leeway);
-}
-
-/* ---------------------------------------------------------------------- */
-/* The delivery body                                                      */
-/* ---------------------------------------------------------------------- */
-
-GType
-gst_session_webhook_status_get_type (void)
-{
-  static gsize type = 0;
-  static const GEnumValue values[] = {
-    {GST_SESSION_WEBHOOK_STATUS_OK, "GST_SESSION_WEBHOOK_STATUS_OK", "ok"},
-    {GST_SESSION_WEBHOOK_STATUS_ERROR, "GST_SESSION_WEBHOOK_STATUS_ERROR",
-        "error"},
-    {0, NULL, NULL}
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstSessionWebhookStatus", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
 }
 
 typedef enum

@@ -10,6 +10,8 @@
 #include <glib/gstdio.h>
 #include <gst/check/gstcheck.h>
 #include <gst/session/session.h>
+#include <gst/session/http/http.h>
+#include <gst/session/platform/platform.h>
 #include <nettle/eddsa.h>
 
 /* ------------------------------------------------------------------------ */

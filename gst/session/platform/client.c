@@ -67,34 +67,10 @@
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
-#include "session.h"
-#include "session-private.h"
-#include "json-private.h"
-
-GType
-gst_session_platform_error_get_type (void)
-{
-  static gsize type = 0;
-  static const GEnumValue values[] = {
-    {GST_SESSION_PLATFORM_ERROR_INVALID_INPUT,
-        "GST_SESSION_PLATFORM_ERROR_INVALID_INPUT", "invalid-input"},
-    {GST_SESSION_PLATFORM_ERROR_REFUSED,
-        "GST_SESSION_PLATFORM_ERROR_REFUSED", "refused"},
-    {GST_SESSION_PLATFORM_ERROR_RATE_LIMITED,
-        "GST_SESSION_PLATFORM_ERROR_RATE_LIMITED", "rate-limited"},
-    {GST_SESSION_PLATFORM_ERROR_TRANSIENT,
-        "GST_SESSION_PLATFORM_ERROR_TRANSIENT", "transient"},
-    {GST_SESSION_PLATFORM_ERROR_INVALID_RESPONSE,
-        "GST_SESSION_PLATFORM_ERROR_INVALID_RESPONSE", "invalid-response"},
-    {0, NULL, NULL}
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstSessionPlatformError", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
+#include <gst/session/session.h>
+#include <gst/session/http/http.h>
+#include <gst/session/platform/platform.h>
+#include "../session-private.h"
 
 /* ---------------------------------------------------------------------- */
 /* helpers: secrets, JSON, URLs                                           */

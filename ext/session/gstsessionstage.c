@@ -13,8 +13,9 @@
  * 1.22.0 can lose the "complete" notification, so the gathering state is
  * also polled, with a timeout after which the candidates found so far are
  * used. When the service is on loopback, libnice is told to gather on
- * 127.0.0.1 only (it skips loopback interfaces otherwise) and to pace its
- * checks 5 ms apart until ICE connects (then its own pacing again).
+ * 127.0.0.1 only (it skips loopback interfaces otherwise). On every path
+ * libnice paces its checks 5 ms apart until ICE connects (then its own
+ * pacing again): an offer of a few candidates has a few pairs.
  *
  * Threads: webrtcbin calls back on its own threads; everything but samples
  * and channel messages is marshalled to the owner's context. A stage is
@@ -40,8 +41,8 @@
 GST_DEBUG_CATEGORY_STATIC (session_stage_debug);
 #define GST_CAT_DEFAULT session_stage_debug
 
-/* libnice's check pacing on a loopback path, in ms */
-#define LOOPBACK_PACING_MS 5u
+/* libnice's check pacing until ICE connects, in ms (see configure_ice) */
+#define CONNECT_PACING_MS 5u
 
 #define GATHER_POLL_MS 5
 /* the jitterbuffer's latency until media flows (see gst_session_stage_new) */
@@ -1054,17 +1055,13 @@ configure_ice (GstSessionStage * stage)
     if (agent)
       g_object_unref (agent);
   }
-  if (!stage->config.loopback_only) {
-    g_object_unref (ice);
-    return;
-  }
-  if (g_signal_lookup ("add-local-ip-address", G_OBJECT_TYPE (ice)))
-    g_signal_emit_by_name (ice, "add-local-ip-address", "127.0.0.1", &ok);
-  if (!ok)
-    GST_WARNING_OBJECT (stage->owner, "could not gather on 127.0.0.1");
-  /* libnice paces its connectivity checks 20 ms apart, for links that
-   * congest; a loopback link does not, and 5 ms brings ICE up in about
-   * 15 ms instead of 60 */
+  /* libnice paces its connectivity checks 20 ms apart, for agents with
+   * hundreds of pairs on links that congest. An offer of this element has
+   * a few candidates (the UDP host ones, a reflexive and a relayed one at
+   * most), so a few pairs of some 100 bytes per check: 5 ms apart until
+   * ICE connects brings ICE up in some 15 ms plus the round trips instead
+   * of 60 (LAN, measured in docs/performance.md section 11), then
+   * libnice's own pacing again for what it still checks */
   if (g_object_class_find_property (G_OBJECT_GET_CLASS (ice), "agent")) {
     GObject *agent = NULL;
 
@@ -1072,11 +1069,17 @@ configure_ice (GstSessionStage * stage)
     if (agent && g_object_class_find_property (G_OBJECT_GET_CLASS (agent),
             "stun-pacing-timer")) {
       g_object_get (agent, "stun-pacing-timer", &stage->own_pacing, NULL);
-      g_object_set (agent, "stun-pacing-timer", LOOPBACK_PACING_MS, NULL);
+      g_object_set (agent, "stun-pacing-timer", CONNECT_PACING_MS, NULL);
       stage->paced_agent = g_object_ref (agent);
     }
     if (agent)
       g_object_unref (agent);
+  }
+  if (stage->config.loopback_only) {
+    if (g_signal_lookup ("add-local-ip-address", G_OBJECT_TYPE (ice)))
+      g_signal_emit_by_name (ice, "add-local-ip-address", "127.0.0.1", &ok);
+    if (!ok)
+      GST_WARNING_OBJECT (stage->owner, "could not gather on 127.0.0.1");
   }
   g_object_unref (ice);
 }

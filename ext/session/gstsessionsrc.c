@@ -127,6 +127,7 @@ typedef struct
   GMainContext *context;
   GMainLoop *loop;
   GThread *thread;
+  GThread *dtls_thread;         /* making the DTLS key ahead of need */
 
   /* ctrl_lock: the subclass controller and the outbox */
   GMutex ctrl_lock;
@@ -204,6 +205,49 @@ quit_loop (gpointer loop)
 {
   g_main_loop_quit (loop);
   return G_SOURCE_REMOVE;
+}
+
+/* GStreamer 1.22's DTLS elements make the process's certificate, a
+ * 2048-bit RSA key (80-400 ms measured here), in the first dtlsdec's
+ * instance init, whatever certificate is set on it later: a certificate
+ * of our own (ECDSA, or one kept across processes) cannot spare that
+ * time. It is made ahead of need instead, from NULL to READY, in a thread
+ * of the element's that is joined before the element goes back to NULL
+ * or is freed, so that no process exits while it runs; webrtcbin's own
+ * first dtlsdec then waits for it (the key is made once, under a
+ * g_once) while the session sets up. Once per process. */
+static gint dtls_warm;
+
+static gpointer
+make_dtls_key (gpointer data)
+{
+  GstElement *dec = gst_element_factory_make ("dtlssrtpdec", NULL);
+
+  if (dec)
+    gst_object_unref (dec);
+  return NULL;
+}
+
+static void
+start_dtls_key (GstSessionSrc * self)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+
+  if (priv->dtls_thread || !g_atomic_int_compare_and_exchange (&dtls_warm, 0,
+          1))
+    return;
+  priv->dtls_thread = g_thread_new ("session-dtls", make_dtls_key, NULL);
+}
+
+static void
+join_dtls_key (GstSessionSrc * self)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+
+  if (priv->dtls_thread) {
+    g_thread_join (priv->dtls_thread);
+    priv->dtls_thread = NULL;
+  }
 }
 
 static void
@@ -1598,6 +1642,7 @@ gst_session_src_change_state (GstElement * element, GstStateChange transition)
       }
       if (!check_early_refusals (self) || !load_script (self))
         return GST_STATE_CHANGE_FAILURE;
+      start_dtls_key (self);
       start_context (self);
       break;
     }
@@ -1654,6 +1699,7 @@ gst_session_src_change_state (GstElement * element, GstStateChange transition)
     }
     case GST_STATE_CHANGE_READY_TO_NULL:
       stop_context (self);
+      join_dtls_key (self);
       g_clear_pointer (&priv->script, gst_session_control_script_unref);
       break;
     default:
@@ -1815,6 +1861,7 @@ gst_session_src_finalize (GObject * object)
   GstSessionSrcPrivate *priv = PRIV (object);
   guint i;
 
+  join_dtls_key (GST_SESSION_SRC (object));
   for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
     gst_session_output_free (priv->outputs[i]);
   g_free (priv->url);

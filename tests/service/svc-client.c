@@ -300,7 +300,7 @@ struct _SvcClient
   gdouble audio_rms;
   gboolean mark_prev;
   guint quiet_run;
-  GArray *video_marks;          /* GstClockTime */
+  GArray *video_marks;          /* Mark */
   GArray *audio_marks;
   gboolean answered;
   gboolean response_ended;
@@ -393,6 +393,38 @@ sample_running_time (GstSample * sample, GstClockTime pts)
   return gst_segment_to_running_time (segment, GST_FORMAT_TIME, pts);
 }
 
+/* A sync mark: where the client's pipeline placed it, and the sender's
+ * capture time of it (the NTP time of its sender report, which rtpbin
+ * attaches as a reference timestamp meta) once reports came */
+typedef struct
+{
+  GstClockTime running;
+  GstClockTime sender;
+} Mark;
+
+static GstCaps *
+ntp_caps (void)
+{
+  static GstCaps *caps;
+
+  if (g_once_init_enter (&caps)) {
+    GstCaps *c = gst_caps_new_empty_simple ("timestamp/x-ntp");
+
+    GST_MINI_OBJECT_FLAG_SET (c, GST_MINI_OBJECT_FLAG_MAY_BE_LEAKED);
+    g_once_init_leave (&caps, c);
+  }
+  return caps;
+}
+
+static GstClockTime
+sender_time (GstBuffer * buffer)
+{
+  GstReferenceTimestampMeta *meta =
+      gst_buffer_get_reference_timestamp_meta (buffer, ntp_caps ());
+
+  return meta ? meta->timestamp : GST_CLOCK_TIME_NONE;
+}
+
 /* the director's sync marker: the top right square is white */
 static gboolean
 marker_on (GstSample * sample, const GstVideoInfo * info)
@@ -429,10 +461,12 @@ on_video_sample (GstAppSink * sink, gpointer data)
   c->width = GST_VIDEO_INFO_WIDTH (&info);
   c->height = GST_VIDEO_INFO_HEIGHT (&info);
   if (mark && !c->mark_prev) {
-    GstClockTime t = sample_running_time (sample,
-        GST_BUFFER_PTS (gst_sample_get_buffer (sample)));
+    GstBuffer *buffer = gst_sample_get_buffer (sample);
+    Mark m = { sample_running_time (sample, GST_BUFFER_PTS (buffer)),
+      sender_time (buffer)
+    };
 
-    g_array_append_val (c->video_marks, t);
+    g_array_append_val (c->video_marks, m);
   }
   c->mark_prev = mark;
   if (c->last_video)
@@ -479,10 +513,13 @@ on_audio_sample (GstAppSink * sink, gpointer data)
       /* the sync click: loud after at least 100 ms below the tone's peak */
       if (a > CLICK_LEVEL && c->quiet_run >= (guint) rate / 10 * channels &&
           GST_CLOCK_TIME_IS_VALID (start) && rate > 0) {
-        GstClockTime t = start + gst_util_uint64_scale (i / channels,
-            GST_SECOND, rate);
+        GstClockTime offset = gst_util_uint64_scale (i / channels,
+            GST_SECOND, rate), sender = sender_time (buffer);
+        Mark m = { start + offset,
+          GST_CLOCK_TIME_IS_VALID (sender) ? sender + offset : sender
+        };
 
-        g_array_append_val (c->audio_marks, t);
+        g_array_append_val (c->audio_marks, m);
         c->quiet_run = 0;
       } else if (a < QUIET_LEVEL) {
         c->quiet_run++;
@@ -502,21 +539,45 @@ on_audio_sample (GstAppSink * sink, gpointer data)
   return GST_FLOW_OK;
 }
 
-/* The first video sync marker and the audio click nearest to it, as
- * running times of the client pipeline: FALSE until both were seen. */
+/* A video sync marker and the audio click nearest to it: FALSE until both
+ * were seen. The latest marker, and the clicks, by their capture times on
+ * the sender's clock when they carry one (what the service sent, whatever
+ * this client's load did to its own lip-sync: rtpbin moves a stream by its
+ * arrival estimates at each sender report, off by 100 ms and more on a
+ * loaded machine); before the first sender reports, the first marker by
+ * running times of the client's pipeline. */
 gboolean
 svc_client_sync_marks (SvcClient * c, GstClockTime * video,
     GstClockTime * audio)
 {
   guint i;
-  gboolean found = FALSE;
+  gboolean found = FALSE, by_sender;
+  Mark v;
 
   g_mutex_lock (&c->lock);
   if (c->video_marks->len > 0) {
-    *video = g_array_index (c->video_marks, GstClockTime, 0);
+    /* the latest marker with the sender's time, when a click has one too;
+     * else the first marker, by running time */
+    by_sender = FALSE;
+    for (i = 0; i < c->audio_marks->len; i++)
+      by_sender |= GST_CLOCK_TIME_IS_VALID (g_array_index (c->audio_marks,
+              Mark, i).sender);
+    v = g_array_index (c->video_marks, Mark, 0);
+    for (i = c->video_marks->len; by_sender && i > 0; i--) {
+      v = g_array_index (c->video_marks, Mark, i - 1);
+      if (GST_CLOCK_TIME_IS_VALID (v.sender))
+        break;
+    }
+    by_sender = by_sender && GST_CLOCK_TIME_IS_VALID (v.sender);
+    if (!by_sender)
+      v = g_array_index (c->video_marks, Mark, 0);
+    *video = by_sender ? v.sender : v.running;
     for (i = 0; i < c->audio_marks->len; i++) {
-      GstClockTime t = g_array_index (c->audio_marks, GstClockTime, i);
+      Mark a = g_array_index (c->audio_marks, Mark, i);
+      GstClockTime t = by_sender ? a.sender : a.running;
 
+      if (!GST_CLOCK_TIME_IS_VALID (t))
+        continue;
       if (!found || ABS (GST_CLOCK_DIFF (t, *video)) <
           ABS (GST_CLOCK_DIFF (*audio, *video)))
         *audio = t;
@@ -608,8 +669,8 @@ svc_client_new (const gchar * base_url, GstSessionApp app,
   c->session_id = g_uuid_string_random ();
   c->messages = g_ptr_array_new_with_free_func ((GDestroyNotify)
       message_free);
-  c->video_marks = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
-  c->audio_marks = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
+  c->video_marks = g_array_new (FALSE, FALSE, sizeof (Mark));
+  c->audio_marks = g_array_new (FALSE, FALSE, sizeof (Mark));
   c->cancel = g_cancellable_new ();
 
   c->pipeline = gst_pipeline_new (NULL);
@@ -618,6 +679,17 @@ svc_client_new (const gchar * base_url, GstSessionApp app,
   g_object_set (c->webrtc, "bundle-policy",
       GST_WEBRTC_BUNDLE_POLICY_MAX_BUNDLE, NULL);
   gst_bin_add (GST_BIN (c->pipeline), c->webrtc);
+  {
+    /* each buffer carries its capture time on the sender's clock once
+     * sender reports came (see svc_client_sync_marks) */
+    GstElement *rtpbin = gst_bin_get_by_name (GST_BIN (c->webrtc), "rtpbin");
+
+    if (rtpbin && g_object_class_find_property (G_OBJECT_GET_CLASS (rtpbin),
+            "add-reference-timestamp-meta"))
+      g_object_set (rtpbin, "add-reference-timestamp-meta", TRUE, NULL);
+    if (rtpbin)
+      gst_object_unref (rtpbin);
+  }
   g_object_get (c->webrtc, "ice-agent", &ice, NULL);
   g_assert (ice != NULL);
   g_signal_emit_by_name (ice, "add-local-ip-address", "127.0.0.1", &ok);

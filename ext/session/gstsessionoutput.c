@@ -597,6 +597,13 @@ map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
   }
   lat = GST_CLOCK_DIFF (pts, now);
   rise = o->have_latency[k] ? lat - o->latency[k] : 0;
+  /* a rise within the recovery delay is what the delay is there for (a
+   * retransmission, a lost packet waited for, the jitterbuffer's latency
+   * raised once media flows): the input still comes before its place.
+   * Taken as a new latency it moved both streams later for good, a gap
+   * in the timeline (160-240 ms of audio, Internet profile) */
+  if (rise > 0)
+    rise -= MIN (rise, (GstClockTimeDiff) out->recovery);
   if (!out->raw && o->have_latency[k] && rise <= LATENCY_JUMP) {
     /* encoded output keeps the sender's spacing: its first input's
      * latency stays (the jitterbuffer holds the first packets, so the

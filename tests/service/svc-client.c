@@ -402,25 +402,14 @@ typedef struct
   GstClockTime sender;
 } Mark;
 
-static GstCaps *
-ntp_caps (void)
-{
-  static GstCaps *caps;
-
-  if (g_once_init_enter (&caps)) {
-    GstCaps *c = gst_caps_new_empty_simple ("timestamp/x-ntp");
-
-    GST_MINI_OBJECT_FLAG_SET (c, GST_MINI_OBJECT_FLAG_MAY_BE_LEAKED);
-    g_once_init_leave (&caps, c);
-  }
-  return caps;
-}
+/* timestamp/x-ntp: the reference timestamps of the sender reports */
+static GstCaps *ntp_caps;
 
 static GstClockTime
 sender_time (GstBuffer * buffer)
 {
   GstReferenceTimestampMeta *meta =
-      gst_buffer_get_reference_timestamp_meta (buffer, ntp_caps ());
+      gst_buffer_get_reference_timestamp_meta (buffer, ntp_caps);
 
   return meta ? meta->timestamp : GST_CLOCK_TIME_NONE;
 }
@@ -669,6 +658,12 @@ svc_client_new (const gchar * base_url, GstSessionApp app,
   c->session_id = g_uuid_string_random ();
   c->messages = g_ptr_array_new_with_free_func ((GDestroyNotify)
       message_free);
+  if (g_once_init_enter (&ntp_caps)) {
+    GstCaps *caps = gst_caps_new_empty_simple ("timestamp/x-ntp");
+
+    GST_MINI_OBJECT_FLAG_SET (caps, GST_MINI_OBJECT_FLAG_MAY_BE_LEAKED);
+    g_once_init_leave (&ntp_caps, caps);
+  }
   c->video_marks = g_array_new (FALSE, FALSE, sizeof (Mark));
   c->audio_marks = g_array_new (FALSE, FALSE, sizeof (Mark));
   c->cancel = g_cancellable_new ();

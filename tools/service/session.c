@@ -22,6 +22,7 @@
 
 #include "session.h"
 #include "peer.h"
+#include "respond.h"
 
 #define DRAIN_POLL_MS 20
 #define DRAIN_MAX_MS 2000
@@ -306,31 +307,10 @@ void
 svc_session_respond_error (SvcSession * s, guint status, const gchar * type,
     const gchar * detail)
 {
-  JsonBuilder *b = json_builder_new ();
-  JsonNode *root;
-  gchar *body;
-
-  if (!s->msg || s->responded) {
-    g_object_unref (b);
+  if (!s->msg || s->responded)
     return;
-  }
   GST_INFO ("session %s: refused with %u %s: %s", s->id, status, type, detail);
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "detail");
-  json_builder_add_string_value (b, detail);
-  json_builder_set_member_name (b, "error_type");
-  json_builder_add_string_value (b, type);
-  json_builder_end_object (b);
-  root = json_builder_get_root (b);
-  body = gst_session_json_write (root, FALSE);
-  json_node_unref (root);
-  g_object_unref (b);
-
-  soup_server_message_set_status (s->msg, status, NULL);
-  soup_message_headers_replace (soup_server_message_get_response_headers
-      (s->msg), "X-Svc-Error-Type", type);
-  soup_server_message_set_response (s->msg, "application/json",
-      SOUP_MEMORY_TAKE, body, strlen (body));
+  svc_respond_request_error (s->msg, status, type, detail);
   s->responded = TRUE;
   soup_server_message_unpause (s->msg);
 }

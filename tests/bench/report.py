@@ -973,6 +973,28 @@ def section_net(doc, r):
         doc.row(*row)
 
 
+def section_net_ttff(doc, r):
+    """Section 11, rendered by tests/bench/net-ttff itself."""
+    doc.add("## 11. Time to first frame across network paths")
+    doc.add()
+    if r is None:
+        doc.add("Not run in this report; run `tests/bench/run --net` or "
+                "`tests/bench/net-ttff --markdown` (root, Chromium).")
+        return
+    import importlib.machinery
+    import importlib.util
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "net-ttff")
+    loader = importlib.machinery.SourceFileLoader("net_ttff", path)
+    module = importlib.util.module_from_spec(
+        importlib.util.spec_from_loader("net_ttff", loader))
+    loader.exec_module(module)
+    doc.add(module.intro(r).rstrip())
+    doc.add()
+    doc.add(module.markdown(r).rstrip())
+    doc.add()
+
+
 # ---------------------------------------------------------------- main
 
 def main():
@@ -980,7 +1002,7 @@ def main():
     machine = load(directory, "machine") or {}
     results = {n: load(directory, n) for n in
                ["ttff", "control", "cpu", "scale", "renew", "director",
-                "contract", "webhook", "soak", "net"]}
+                "contract", "webhook", "soak", "net", "net-ttff"]}
     doc = Doc()
     section_ttff(doc, results["ttff"])
     section_control(doc, results["control"])
@@ -992,6 +1014,7 @@ def main():
     section_contract(doc, results["contract"])
     section_soak(doc, results["soak"])
     section_net(doc, results["net"])
+    section_net_ttff(doc, results["net-ttff"])
 
     head = [
         "# Performance",

@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/random.h>
+#include <nettle/base16.h>
 #include <nettle/eddsa.h>
 #include <nettle/sha2.h>
 
@@ -158,18 +159,14 @@ base64url (const guint8 * data, gsize n)
   return text;
 }
 
+/* lowercase hexadecimal, by nettle */
 static gchar *
 hex (const guint8 * data, gsize n)
 {
-  static const gchar digits[] = "0123456789abcdef";
-  gchar *text = g_malloc (2 * n + 1);
-  gsize i;
+  gchar *text = g_malloc (BASE16_ENCODE_LENGTH (n) + 1);
 
-  for (i = 0; i < n; i++) {
-    text[2 * i] = digits[data[i] >> 4];
-    text[2 * i + 1] = digits[data[i] & 15];
-  }
-  text[2 * n] = '\0';
+  base16_encode_update (text, n, data);
+  text[BASE16_ENCODE_LENGTH (n)] = '\0';
   return text;
 }
 
@@ -236,9 +233,34 @@ on_rotate_timer (gpointer data)
 gchar *
 svc_webhooks_jwks (SvcWebhooks * hooks)
 {
-  return g_strdup_printf ("{\"keys\":[{\"kty\":\"OKP\",\"crv\":\"Ed25519\","
-      "\"x\":\"%s\",\"kid\":\"%s\",\"use\":\"sig\",\"alg\":\"EdDSA\"}]}",
-      hooks->key->x, hooks->key->kid);
+  JsonBuilder *b = json_builder_new ();
+  JsonNode *root;
+  gchar *text;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "keys");
+  json_builder_begin_array (b);
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "kty");
+  json_builder_add_string_value (b, "OKP");
+  json_builder_set_member_name (b, "crv");
+  json_builder_add_string_value (b, "Ed25519");
+  json_builder_set_member_name (b, "x");
+  json_builder_add_string_value (b, hooks->key->x);
+  json_builder_set_member_name (b, "kid");
+  json_builder_add_string_value (b, hooks->key->kid);
+  json_builder_set_member_name (b, "use");
+  json_builder_add_string_value (b, "sig");
+  json_builder_set_member_name (b, "alg");
+  json_builder_add_string_value (b, "EdDSA");
+  json_builder_end_object (b);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  text = gst_session_json_write (root, FALSE);
+  json_node_unref (root);
+  g_object_unref (b);
+  return text;
 }
 
 gchar *
@@ -271,16 +293,12 @@ static gchar *
 sign (SvcWebhooks * hooks, const gchar * request_id, const gchar * timestamp,
     GBytes * body)
 {
-  struct sha256_ctx sha;
-  guint8 digest[SHA256_DIGEST_SIZE], signature[ED25519_SIGNATURE_SIZE];
+  guint8 signature[ED25519_SIGNATURE_SIZE];
   gsize size;
   const guint8 *data = g_bytes_get_data (body, &size);
   gchar *digest_hex, *message, *text;
 
-  sha256_init (&sha);
-  sha256_update (&sha, size, data);
-  sha256_digest (&sha, sizeof (digest), digest);
-  digest_hex = hex (digest, sizeof (digest));
+  digest_hex = g_compute_checksum_for_data (G_CHECKSUM_SHA256, data, size);
   message = g_strjoin ("\n", request_id, hooks->config->webhook_user_id,
       timestamp, digest_hex, NULL);
   ed25519_sha512_sign (hooks->key->pub, hooks->key->priv, strlen (message),

@@ -708,9 +708,7 @@ signed_delivery_read (SignedDelivery * d, const gchar * const *values,
   const gchar *ts_text, *problem;
   GString *missing = NULL;
   const gchar *first = NULL;
-  guint8 digest[SHA256_DIGEST_SIZE];
-  gchar hash[2 * SHA256_DIGEST_SIZE + 1];
-  struct sha256_ctx sha;
+  gchar *hash;
   gint64 clamped;
   guint i;
 
@@ -784,18 +782,12 @@ signed_delivery_read (SignedDelivery * d, const gchar * const *values,
   }
 
   /* step 4: the hash of the raw body bytes, lowercase hex */
-  sha256_init (&sha);
-  sha256_update (&sha, body_length, body);
-  sha256_digest (&sha, sizeof (digest), digest);
-  for (i = 0; i < SHA256_DIGEST_SIZE; i++) {
-    hash[2 * i] = "0123456789abcdef"[digest[i] >> 4];
-    hash[2 * i + 1] = "0123456789abcdef"[digest[i] & 0xf];
-  }
-  hash[2 * SHA256_DIGEST_SIZE] = '\0';
+  hash = g_compute_checksum_for_data (G_CHECKSUM_SHA256, body, body_length);
 
   /* step 5: four lines joined by a line feed; the headers are UTF-8 */
   d->message = g_strjoin ("\n", values[HEADER_REQUEST_ID],
       values[HEADER_USER_ID], ts_text, hash, NULL);
+  g_free (hash);
   d->message_length = strlen (d->message);
   d->request_id = g_strdup (values[HEADER_REQUEST_ID]);
   d->user_id = g_strdup (values[HEADER_USER_ID]);

@@ -3,7 +3,7 @@
 # The deps suite (tests/deps/check) fails when the code uses a GStreamer
 # element, a command or a file whose package is not here.
 GST_SESSION_PACKAGES="
-  meson ninja-build pkg-config gcc indent python3
+  meson ninja-build pkg-config gcc binutils indent python3
   libglib2.0-dev libjson-glib-dev libsoup-3.0-dev
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good

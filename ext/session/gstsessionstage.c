@@ -47,10 +47,6 @@ GST_DEBUG_CATEGORY_STATIC (session_stage_debug);
 #define GATHER_POLL_MS 5
 /* the jitterbuffer's latency until media flows (see gst_session_stage_new) */
 #define START_LATENCY_MS 20u
-/* the audio jitterbuffer's latency off loopback, in ms, at most the
- * stream's: audio is not retransmitted, so waiting for a lost packet only
- * delays those behind it (see audio_latency) */
-#define AUDIO_LATENCY_MS 60u
 /* host candidates of the other interfaces come within this of the first */
 #define GATHER_HOST_GRACE_MS 10
 
@@ -436,32 +432,6 @@ find_jitterbuffer (GstSessionStage * stage, guint ssrc)
   return jb;
 }
 
-/* Audio is not retransmitted (no RTX for Opus): its jitterbuffer waiting
- * the stream's latency (200 ms and more, time for a video retransmission)
- * for a lost packet only holds those behind it, which then come in a
- * burst, 180 ms late, and the output took that for a new latency: a
- * timeline gap of 160-240 ms per lost audio packet (measured, Internet
- * profile). The audio jitterbuffer keeps AUDIO_LATENCY_MS (jitter only);
- * the output still places audio with the video's latency, by the
- * sender's times. Any thread (a property of an element). */
-static void
-audio_latency (GstSessionStage * stage)
-{
-  GstElement *jb;
-  guint ssrc;
-
-  if (stage->config.loopback_only)
-    return;
-  g_mutex_lock (&stage->lock);
-  ssrc = stage->ssrc[GST_SESSION_OUTPUT_AUDIO];
-  g_mutex_unlock (&stage->lock);
-  if (ssrc == 0 || (jb = find_jitterbuffer (stage, ssrc)) == NULL)
-    return;
-  g_object_set (jb, "latency", MIN (stage->config.latency_ms,
-          AUDIO_LATENCY_MS), NULL);
-  gst_object_unref (jb);
-}
-
 static void
 raise_latency (GstSessionStage * stage, gpointer data)
 {
@@ -473,7 +443,6 @@ raise_latency (GstSessionStage * stage, gpointer data)
         stage->config.latency_ms);
     g_object_set (stage->webrtc, "latency", stage->config.latency_ms, NULL);
   }
-  audio_latency (stage);
 }
 
 /* GStreamer 1.22's webrtcbin sets a new jitterbuffer's do-retransmission
@@ -536,8 +505,6 @@ on_pad_added (GstElement * webrtc, GstPad * pad, GstSessionStage * stage)
       g_mutex_unlock (&stage->lock);
       set_retransmission (stage, ssrc, kind == GST_SESSION_OUTPUT_VIDEO &&
           !stage->config.loopback_only);
-      if (kind == GST_SESSION_OUTPUT_AUDIO)
-        audio_latency (stage);
     }
   }
   gst_caps_unref (caps);
@@ -980,7 +947,6 @@ gst_session_stage_set_latency (GstSessionStage * stage, guint latency_ms)
 {
   stage->config.latency_ms = latency_ms;
   g_object_set (stage->webrtc, "latency", latency_ms, NULL);
-  audio_latency (stage);
 }
 
 /* Gathers what the jitterbuffer and rtpsession know of the @kind stream.

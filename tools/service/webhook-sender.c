@@ -25,6 +25,7 @@
 #include <gst/session/platform/platform.h>
 
 #include "webhook-sender.h"
+#include "respond.h"
 
 /* deliveries kept for GET /admin/deliveries and redelivery */
 #define MAX_KEPT 1000
@@ -234,8 +235,6 @@ gchar *
 svc_webhooks_jwks (SvcWebhooks * hooks)
 {
   JsonBuilder *b = json_builder_new ();
-  JsonNode *root;
-  gchar *text;
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "keys");
@@ -256,11 +255,7 @@ svc_webhooks_jwks (SvcWebhooks * hooks)
   json_builder_end_object (b);
   json_builder_end_array (b);
   json_builder_end_object (b);
-  root = json_builder_get_root (b);
-  text = gst_session_json_write (root, FALSE);
-  json_node_unref (root);
-  g_object_unref (b);
-  return text;
+  return svc_json_builder_finish (b);
 }
 
 gchar *
@@ -270,8 +265,6 @@ svc_webhooks_meta (SvcWebhooks * hooks)
   const gchar *const *ranges = hooks->config->webhook_ip_ranges ?
       (const gchar * const *) hooks->config->webhook_ip_ranges : loopback;
   JsonBuilder *b = json_builder_new ();
-  JsonNode *root;
-  gchar *text;
   guint i;
 
   json_builder_begin_object (b);
@@ -281,11 +274,7 @@ svc_webhooks_meta (SvcWebhooks * hooks)
     json_builder_add_string_value (b, ranges[i]);
   json_builder_end_array (b);
   json_builder_end_object (b);
-  root = json_builder_get_root (b);
-  text = gst_session_json_write (root, FALSE);
-  json_node_unref (root);
-  g_object_unref (b);
-  return text;
+  return svc_json_builder_finish (b);
 }
 
 /* The signature header of one attempt: Ed25519 over the four lines */

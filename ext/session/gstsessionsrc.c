@@ -233,8 +233,7 @@ start_dtls_key (GstSessionSrc * self)
 {
   GstSessionSrcPrivate *priv = PRIV (self);
 
-  if (priv->dtls_thread || !g_atomic_int_compare_and_exchange (&dtls_warm, 0,
-          1))
+  if (!g_atomic_int_compare_and_exchange (&dtls_warm, 0, 1))
     return;
   priv->dtls_thread = g_thread_new ("session-dtls", make_dtls_key, NULL);
 }

@@ -48,8 +48,6 @@ typedef struct
   void (*channel_closed) (gpointer user_data);
   /* the pipeline failed or ICE failed */
   void (*failed) (gpointer user_data, const gchar * reason);
-  /* ICE and DTLS are up: media sent from now on reaches the client */
-  void (*connected) (gpointer user_data);
 } SvcPeerCallbacks;
 
 SvcPeer *svc_peer_new (const SvcConfig * config,

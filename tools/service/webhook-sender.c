@@ -20,7 +20,6 @@
 #include <sys/random.h>
 #include <nettle/base16.h>
 #include <nettle/eddsa.h>
-#include <nettle/sha2.h>
 
 #include <gst/session/platform/platform.h>
 

@@ -64,7 +64,6 @@
 #include <string.h>
 #include <json-glib/json-glib.h>
 #include <nettle/eddsa.h>
-#include <nettle/sha2.h>
 
 #include <gst/session/session.h>
 #include <gst/session/http/http.h>

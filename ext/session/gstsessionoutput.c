@@ -112,6 +112,19 @@ struct _GstSessionOutput
 
 static gpointer filler_loop (gpointer data);
 
+/* A new session (or none) feeds the outputs: its latencies and sender
+ * time offset are its own. Called with the origin lock. */
+static void
+origin_reset_session (GstSessionOutputOrigin * o, GstSessionOutputKind k)
+{
+  o->have_latency[k] = FALSE;
+  o->rise_pending[k] = FALSE;
+  o->by_sender[k] = FALSE;
+  o->initial[k] = TRUE;
+  o->have_ntp_offset = FALSE;
+  o->have_common = FALSE;
+}
+
 GstSessionOutput *
 gst_session_output_new (GstBin * bin, const gchar * pad_name,
     GstPadTemplate * templ, GstSessionOutputKind kind,
@@ -244,6 +257,9 @@ gst_session_output_start (GstSessionOutput * out, GstClock * clock,
   out->last_input = g_get_monotonic_time ();
   memset (&out->stats, 0, sizeof (out->stats));
   gst_clear_buffer (&out->last);
+  g_mutex_lock (&out->origin->lock);
+  origin_reset_session (out->origin, out->kind);
+  g_mutex_unlock (&out->origin->lock);
   update_latency (out);
   out->filler = g_thread_new ("session-filler", filler_loop, out);
   g_mutex_unlock (&out->lock);
@@ -274,9 +290,7 @@ gst_session_output_stop (GstSessionOutput * out)
 
   g_mutex_lock (&out->origin->lock);
   out->origin->origin = GST_CLOCK_TIME_NONE;
-  out->origin->have_latency[out->kind] = FALSE;
-  out->origin->rise_pending[out->kind] = FALSE;
-  out->origin->have_ntp_offset = FALSE;
+  origin_reset_session (out->origin, out->kind);
   g_mutex_unlock (&out->origin->lock);
 }
 
@@ -545,12 +559,14 @@ ntp_reference_caps (void)
  * the first report, and for a capture time far from the others, the
  * jitterbuffer's timestamp. Called with the origin lock. */
 static GstClockTime
-sender_time (GstSessionOutputOrigin * o, GstBuffer * in)
+sender_time (GstSessionOutputOrigin * o, GstSessionOutputKind k,
+    GstBuffer * in, gboolean * by_sender)
 {
   GstClockTime pts = GST_BUFFER_PTS (in);
   GstReferenceTimestampMeta *meta;
   GstClockTimeDiff diff;
 
+  *by_sender = FALSE;
   meta = gst_buffer_get_reference_timestamp_meta (in, ntp_reference_caps ());
   if (meta == NULL || !GST_CLOCK_TIME_IS_VALID (pts) ||
       !GST_CLOCK_TIME_IS_VALID (meta->timestamp))
@@ -561,14 +577,19 @@ sender_time (GstSessionOutputOrigin * o, GstBuffer * in)
       GST_TIME_ARGS (pts), GST_STIME_ARGS (o->ntp_offset));
   if (!o->have_ntp_offset) {
     o->ntp_offset = diff;
+    o->ntp_kind = k;
     o->have_ntp_offset = TRUE;
   } else if (ABS (diff - o->ntp_offset) > NTP_IMPLAUSIBLE) {
     return pts;
-  } else {
+  } else if (k == o->ntp_kind) {
+    /* one stream's: the other's jitterbuffer timestamps differ by the two
+     * streams' transit, and following both moved the offset, so both
+     * streams' latencies, for seconds after the second one came */
     o->ntp_offset += (diff - o->ntp_offset) / NTP_FOLLOW;
   }
   if (o->ntp_offset < 0 && meta->timestamp < (GstClockTime) - o->ntp_offset)
     return pts;
+  *by_sender = TRUE;
   return meta->timestamp + o->ntp_offset;
 }
 
@@ -588,12 +609,34 @@ map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
   GstClockTime pts;
   GstClockTimeDiff lat, rise, common;
   gint k = out->kind, other = 1 - out->kind;
+  gboolean by_sender;
 
   g_mutex_lock (&o->lock);
-  pts = sender_time (o, in);
+  pts = sender_time (o, k, in, &by_sender);
   if (!GST_CLOCK_TIME_IS_VALID (pts)) {
     g_mutex_unlock (&o->lock);
     return now;
+  }
+  if (!by_sender && o->by_sender[k] && o->have_common) {
+    /* made by the decoder, not sent (loss concealment: after a stall,
+     * 2 s of it at once, stamped at the stall's start): no capture time,
+     * and its arrival says nothing of the path. Placed by its own
+     * timestamp at the current latency; one from the past is cut */
+    common = o->common;
+    g_mutex_unlock (&o->lock);
+    return pts + common + out->recovery;
+  }
+  if (by_sender && !o->by_sender[k]) {
+    /* the stream's timestamps change basis, from its arrivals to the
+     * sender's clock: its latency is another number from now on, taken
+     * anew (not a jump of the path's delay) */
+    o->by_sender[k] = TRUE;
+    if (o->have_latency[k]) {
+      GST_DEBUG_OBJECT (out->appsrc, "placed by the sender's capture times "
+          "from now on");
+      o->have_latency[k] = FALSE;
+      o->initial[k] = FALSE;
+    }
   }
   lat = GST_CLOCK_DIFF (pts, now);
   rise = o->have_latency[k] ? lat - o->latency[k] : 0;
@@ -610,19 +653,29 @@ map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
      * next ones come with less; placed anew, they bunched half a slot
      * apart); an input that arrives earlier than that is placed later
      * than it came, which costs nothing, as none is dropped */
-  } else if (!o->have_latency[k] || ABS (rise) > LATENCY_JUMP) {
-    if (o->have_latency[k])
-      GST_DEBUG_OBJECT (out->appsrc, "latency jumped from %" GST_STIME_FORMAT
+  } else if (!o->have_latency[k] || rise < -LATENCY_JUMP) {
+    /* the first input, or one much earlier than the latency says (a
+     * sender resuming with timestamps ahead, the first frame held up by
+     * the decoder's start): taken at once */
+    if (o->have_latency[k]) {
+      GST_DEBUG_OBJECT (out->appsrc, "latency fell from %" GST_STIME_FORMAT
           " to %" GST_STIME_FORMAT, GST_STIME_ARGS (o->latency[k]),
           GST_STIME_ARGS (lat));
+      if (o->settle[k] == 0)
+        o->initial[k] = FALSE;
+    }
     o->latency[k] = lat;
     o->have_latency[k] = TRUE;
     o->settle[k] = LATENCY_SETTLE;
     o->rise_pending[k] = FALSE;
-  } else if (rise > latency_rise_limit (out) && o->settle[k] == 0) {
-    /* once settled, a rise under LATENCY_JUMP is taken when a later input
-     * shows it too: one late input is jitter, left alone, and so are those
-     * queued behind it (they come with it, not at their own pace) */
+  } else if (rise > latency_rise_limit (out) &&
+      (o->settle[k] == 0 || rise > LATENCY_JUMP)) {
+    /* a rise is taken when a later input shows it too: one late input is
+     * jitter, left alone, and so are those queued behind it (they come
+     * with it, not at their own pace). So is one input far behind the
+     * others (after a stall, the audio decoder let go of a block from
+     * before it, 2 s old): taken, it moved both streams 2 s later for
+     * the rest of the session */
     if (!o->rise_pending[k]) {
       o->rise_pending[k] = TRUE;
       o->rise_at[k] = now;
@@ -631,6 +684,8 @@ map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
       GST_DEBUG_OBJECT (out->appsrc, "latency rose from %" GST_STIME_FORMAT
           " to %" GST_STIME_FORMAT, GST_STIME_ARGS (o->latency[k]),
           GST_STIME_ARGS (MIN (lat, o->rise_lat[k])));
+      if (rise > LATENCY_JUMP)
+        o->initial[k] = FALSE;
       o->latency[k] = MIN (lat, o->rise_lat[k]);
       o->rise_pending[k] = FALSE;
     }
@@ -641,11 +696,26 @@ map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
        * the least delayed of them sets the latency, which then stays */
       o->settle[k]--;
       o->latency[k] = MIN (o->latency[k], lat);
+      if (o->settle[k] == 0)
+        o->initial[k] = FALSE;
     }
   }
+  /* Both streams are placed at one latency, the larger of the two. It
+   * rises with either, so that both keep their relation. With two streams
+   * it falls only while a stream settles at the start of the session: a
+   * fall moves the other stream earlier too, and audio that was already
+   * out is cut (a click lost under load, when the video's timestamps
+   * changed basis). A stream whose own latency falls later (its
+   * timestamps moved ahead) is placed later alone: a gap in that stream,
+   * filled, and the pair keeps its relation. */
   common = o->latency[k];
   if (o->have_latency[other])
     common = MAX (common, o->latency[other]);
+  if (o->have_common && common < o->common && o->have_latency[other] &&
+      !o->initial[k])
+    common = o->common;
+  o->common = common;
+  o->have_common = TRUE;
   g_mutex_unlock (&o->lock);
   return pts + common + out->recovery;
 }
@@ -921,10 +991,8 @@ gst_session_output_new_session (GstSessionOutput * out)
   out->need_keyframe = TRUE;
   g_mutex_unlock (&out->lock);
   g_mutex_lock (&out->origin->lock);
-  out->origin->have_latency[out->kind] = FALSE;
-  out->origin->rise_pending[out->kind] = FALSE;
   /* the new session's sender reports give a new offset */
-  out->origin->have_ntp_offset = FALSE;
+  origin_reset_session (out->origin, out->kind);
   g_mutex_unlock (&out->origin->lock);
 }
 

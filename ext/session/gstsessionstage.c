@@ -1149,6 +1149,14 @@ gst_session_stage_new (GstElement * owner,
     if (rtpbin && g_object_class_find_property (G_OBJECT_GET_CLASS (rtpbin),
             "add-reference-timestamp-meta"))
       g_object_set (rtpbin, "add-reference-timestamp-meta", TRUE, NULL);
+    /* and rtpbin's own lip-sync is off: it moves one stream's timestamps
+     * at each sender report by its estimate of the two arrival delays,
+     * 100 ms and more off on a loaded machine, and before the output
+     * places a stream by capture time, it places it by these timestamps
+     * (under load the video moved by 470 ms in its first second, and a
+     * click was cut). An offset larger than 1 ns is ignored. */
+    if (rtpbin)
+      g_object_set (rtpbin, "max-ts-offset", (gint64) 1, NULL);
     if (rtpbin) {
       g_signal_connect (rtpbin, "element-added",
           G_CALLBACK (on_rtpbin_element_added), NULL);

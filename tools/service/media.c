@@ -47,7 +47,17 @@ struct _SvcFeeder
   GstElement *bin;
   GstAppSrc *appsrc;
   GstElement *overlay;          /* live video only */
+  GstElement *encoder;          /* live audio only: opusenc */
+  GstElement *pay;
   gchar *last_text;
+  /* media lock, live audio: the receiver's loss, smoothed, in 1/4096;
+   * the report that began the current window */
+  guint loss_avg;
+  gint fec_percent;             /* what the encoder was last given */
+  gboolean have_window;
+  gint64 window_start;          /* monotonic µs */
+  gint32 window_lost;
+  guint32 window_highest;
 
   /* streaming thread only */
   gboolean started;
@@ -102,9 +112,9 @@ encoder_description (SvcCodec codec)
  * browsers send when the offer says useinbandfec=1). The encoder adds it
  * only for an expected loss above zero, at the cost of the main signal's
  * bits: the cached loop (the loss tests' media) is encoded for 10 % loss;
- * live audio for none, since the sync clicks lost their peaks with FEC
- * (tests/service/director.c missed a click in 1 run of 4) and a sender
- * should follow the loss its receiver reports (not done yet) */
+ * live audio starts with none (on a clean path the sync clicks lost their
+ * peaks with FEC: tests/service/director.c missed a click in 1 run of 4)
+ * and follows the loss its receiver reports (svc_media_report_loss) */
 #define OPUS_ENCODER(loss) "opusenc bitrate=64000 frame-size=20 " \
   "audio-type=generic inband-fec=true packet-loss-percentage=" #loss
 
@@ -720,8 +730,8 @@ feeder_init (SvcMedia * media, SvcFeeder * feeder, gboolean video,
     desc = g_strdup_printf ("appsrc name=src ! rtpopuspay name=pay pt=%u",
         s->audio_pt);
   else
-    desc = g_strdup_printf ("appsrc name=src ! %s ! rtpopuspay name=pay "
-        "pt=%u", OPUS_ENCODER (0), s->audio_pt);
+    desc = g_strdup_printf ("appsrc name=src ! %s name=enc ! rtpopuspay "
+        "name=pay pt=%u", OPUS_ENCODER (0), s->audio_pt);
 
   /* no ghosting of unlinked pads: a ghosted text pad of textoverlay would
    * make it wait for text buffers */
@@ -736,8 +746,11 @@ feeder_init (SvcMedia * media, SvcFeeder * feeder, gboolean video,
 
     gst_element_add_pad (feeder->bin, gst_ghost_pad_new ("src", src));
     gst_object_unref (src);
-    gst_object_unref (pay);
+    feeder->pay = pay;
   }
+  feeder->encoder = gst_bin_get_by_name (GST_BIN (feeder->bin), "enc");
+  feeder->fec_percent = 0;
+  feeder->loss_avg = 0;
   feeder->appsrc = GST_APP_SRC (gst_bin_get_by_name (GST_BIN (feeder->bin),
           "src"));
   feeder->overlay = gst_bin_get_by_name (GST_BIN (feeder->bin), "overlay");
@@ -845,6 +858,105 @@ svc_media_stop (SvcMedia * media)
   g_mutex_unlock (&media->lock);
 }
 
+/* The FEC levels live audio moves between, as libwebrtc's Opus sender
+ * does: the expected loss in %, and the loss (in 1/256, as receiver
+ * reports give it) at or above which it applies. Going down, the loss
+ * must fall 40 % below the level's threshold (no flapping). */
+static const struct
+{
+  gint percent;
+  guint threshold;
+} fec_levels[] = {
+  {20, 51}, {10, 26}, {5, 13}, {1, 3},
+};
+
+static gint
+fec_level (guint loss, gint current)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (fec_levels); i++) {
+    guint t = fec_levels[i].threshold;
+
+    /* staying at the current level takes less */
+    if (fec_levels[i].percent <= current)
+      t = t * 3 / 5;
+    if (loss >= t)
+      return fec_levels[i].percent;
+  }
+  return 0;
+}
+
+/* A receiver report about one of this media's streams: @lost packets
+ * lost in all and @highest the extended highest sequence number received.
+ * Live audio adds in-band FEC for the loss its receiver sees (over
+ * windows of a second, smoothed), and takes it away when the path is
+ * clean again. Not the report's own fraction: a receiver that asks for
+ * retransmissions sends reports many times a second, each over a few
+ * packets (0 %, then 25 %). Any thread. */
+void
+svc_media_report_loss (SvcMedia * media, guint32 ssrc, gint32 lost,
+    guint32 highest)
+{
+  SvcFeeder *feeder = &media->audio;
+  GstStructure *stats = NULL;
+  guint pay_ssrc = 0, sample, fraction_lost;
+  gint level;
+  gdouble avg;
+  gint64 now = g_get_monotonic_time ();
+  gint64 expected, got_lost;
+
+  if (feeder->encoder == NULL || feeder->pay == NULL)
+    return;
+  g_object_get (feeder->pay, "stats", &stats, NULL);
+  if (stats == NULL)
+    return;
+  if (!gst_structure_get_uint (stats, "ssrc", &pay_ssrc) || pay_ssrc != ssrc) {
+    gst_structure_free (stats);
+    return;
+  }
+  gst_structure_free (stats);
+
+  g_mutex_lock (&media->lock);
+  if (!feeder->have_window || (gint32) (highest - feeder->window_highest) < 0) {
+    feeder->have_window = TRUE;
+    feeder->window_start = now;
+    feeder->window_lost = lost;
+    feeder->window_highest = highest;
+    g_mutex_unlock (&media->lock);
+    return;
+  }
+  if (now - feeder->window_start < G_USEC_PER_SEC) {
+    g_mutex_unlock (&media->lock);
+    return;
+  }
+  expected = (gint64) (guint32) (highest - feeder->window_highest);
+  got_lost = (gint64) lost - feeder->window_lost;
+  feeder->window_start = now;
+  feeder->window_lost = lost;
+  feeder->window_highest = highest;
+  if (expected <= 0) {
+    g_mutex_unlock (&media->lock);
+    return;
+  }
+  fraction_lost = (guint) CLAMP (got_lost * 256 / expected, 0, 255);
+  /* smoothed over some four seconds (in 1/16 of 1/256): one lost burst
+   * is not a lossy path; the levels' hysteresis does the rest */
+  sample = fraction_lost * 16;
+  feeder->loss_avg = (feeder->loss_avg * 3 + sample) / 4;
+  level = fec_level (feeder->loss_avg / 16, feeder->fec_percent);
+  if (level == feeder->fec_percent) {
+    g_mutex_unlock (&media->lock);
+    return;
+  }
+  feeder->fec_percent = level;
+  avg = feeder->loss_avg / 16.0;
+  g_mutex_unlock (&media->lock);
+  GST_INFO ("receiver loss %.1f %% (smoothed %.1f %%): audio in-band FEC "
+      "for %d %% loss", fraction_lost * 100.0 / 256, avg * 100.0 / 256, level);
+  g_object_set (feeder->encoder, "packet-loss-percentage", level, NULL);
+}
+
 /* No media has presentation times in [from, until). */
 void
 svc_media_stall (SvcMedia * media, GstClockTime from, GstClockTime until)
@@ -907,6 +1019,8 @@ feeder_clear (SvcFeeder * feeder)
     gst_object_unref (feeder->appsrc);
   if (feeder->overlay)
     gst_object_unref (feeder->overlay);
+  gst_clear_object (&feeder->encoder);
+  gst_clear_object (&feeder->pay);
   if (feeder->bin)
     gst_object_unref (feeder->bin);
   feeder->appsrc = NULL;

@@ -55,6 +55,8 @@ GstPad *svc_media_get_audio_pad (SvcMedia * media);
 void svc_media_start (SvcMedia * media);
 void svc_media_stop (SvcMedia * media);
 void svc_media_stall (SvcMedia * media, GstClockTime from, GstClockTime until);
+void svc_media_report_loss (SvcMedia * media, guint32 ssrc, gint32 lost,
+    guint32 highest);
 void svc_media_set_video_size (SvcMedia * media, gint width, gint height);
 void svc_media_get_video_size (SvcMedia * media, gint * width, gint * height);
 GstClockTime svc_media_get_running_time (SvcMedia * media);

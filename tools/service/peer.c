@@ -22,6 +22,7 @@
 #define GST_USE_UNSTABLE_API
 #endif
 #include <gst/webrtc/webrtc.h>
+#include <gst/rtp/rtp.h>
 
 #include "peer.h"
 
@@ -50,6 +51,7 @@ struct _SvcPeer
   /* peer lock */
   GstWebRTCDataChannel *channel;
   GPtrArray *candidates;        /* "mline candidate" strings */
+  GObject *rtp_session;         /* RTPSession, for receiver reports */
 };
 
 typedef enum
@@ -61,6 +63,7 @@ typedef enum
   EV_MESSAGE,
   EV_CLOSED,
   EV_FAILED,
+  EV_LOSS,
 } PeerEventKind;
 
 typedef struct
@@ -68,6 +71,9 @@ typedef struct
   SvcPeer *peer;
   PeerEventKind kind;
   gchar *text;
+  guint32 ssrc;                 /* EV_LOSS */
+  gint32 lost;
+  guint32 highest;
 } PeerEvent;
 
 static SvcPeer *
@@ -249,12 +255,18 @@ peer_event_dispatch (gpointer data)
     case EV_FAILED:
       peer->callbacks.failed (peer->user_data, ev->text);
       break;
+    case EV_LOSS:
+      if (peer->callbacks.loss_report)
+        peer->callbacks.loss_report (peer->user_data, ev->ssrc, ev->lost,
+            ev->highest);
+      break;
   }
   return G_SOURCE_REMOVE;
 }
 
 static void
-post_event (SvcPeer * peer, PeerEventKind kind, const gchar * text)
+post_event_full (SvcPeer * peer, PeerEventKind kind, const gchar * text,
+    guint32 ssrc, gint32 lost, guint32 highest)
 {
   PeerEvent *ev = g_new0 (PeerEvent, 1);
   GSource *source = g_idle_source_new ();
@@ -262,12 +274,21 @@ post_event (SvcPeer * peer, PeerEventKind kind, const gchar * text)
   ev->peer = peer_ref (peer);
   ev->kind = kind;
   ev->text = g_strdup (text);
+  ev->ssrc = ssrc;
+  ev->lost = lost;
+  ev->highest = highest;
   /* always queued, even from the main thread: no re-entrant callbacks */
   g_source_set_callback (source, peer_event_dispatch, ev,
       (GDestroyNotify) peer_event_free);
   g_source_set_priority (source, G_PRIORITY_DEFAULT);
   g_source_attach (source, peer->context);
   g_source_unref (source);
+}
+
+static void
+post_event (SvcPeer * peer, PeerEventKind kind, const gchar * text)
+{
+  post_event_full (peer, kind, text, 0, 0, 0);
 }
 
 static void
@@ -625,13 +646,63 @@ on_bus_message (GstBus * bus, GstMessage * message, gpointer data)
  * (the first one up to 2.5 s late, when the first sync marker is long
  * shown). */
 static void
-on_rtpbin_element_added (GstBin * rtpbin, GstElement * element,
-    gpointer user_data)
+on_receiving_rtcp (GObject * session, GstBuffer * buffer, SvcPeer * peer)
+{
+  GstRTCPBuffer rtcp = GST_RTCP_BUFFER_INIT;
+  GstRTCPPacket packet;
+  gboolean more;
+  guint n = 0;
+
+  /* any RTCP thread; bounded: a receiver's compound packet holds a few
+   * packets of a few report blocks */
+  if (!gst_rtcp_buffer_map (buffer, GST_MAP_READ, &rtcp))
+    return;
+  for (more = gst_rtcp_buffer_get_first_packet (&rtcp, &packet);
+      more && n < 16; more = gst_rtcp_packet_move_to_next (&packet), n++) {
+    GstRTCPType type = gst_rtcp_packet_get_type (&packet);
+    guint i, count;
+
+    if (type != GST_RTCP_TYPE_RR && type != GST_RTCP_TYPE_SR)
+      continue;
+    count = MIN (gst_rtcp_packet_get_rb_count (&packet), 31);
+    for (i = 0; i < count; i++) {
+      guint32 ssrc, exthighestseq, jitter, lsr, dlsr;
+      guint8 fractionlost;
+      gint32 packetslost;
+
+      gst_rtcp_packet_get_rb (&packet, i, &ssrc, &fractionlost, &packetslost,
+          &exthighestseq, &jitter, &lsr, &dlsr);
+      post_event_full (peer, EV_LOSS, NULL, ssrc, packetslost, exthighestseq);
+    }
+  }
+  gst_rtcp_buffer_unmap (&rtcp);
+}
+
+/* The receiver's reports (for the audio's in-band FEC, media.c) come
+ * through the session's internal RTPSession. */
+static void
+on_rtpbin_element_added (GstBin * rtpbin, GstElement * element, SvcPeer * peer)
 {
   GstElementFactory *factory = gst_element_get_factory (element);
+  GObject *internal = NULL;
 
-  if (factory && g_strcmp0 (GST_OBJECT_NAME (factory), "rtpsession") == 0)
-    g_object_set (element, "rtcp-min-interval", (guint64) GST_SECOND, NULL);
+  if (factory == NULL ||
+      g_strcmp0 (GST_OBJECT_NAME (factory), "rtpsession") != 0)
+    return;
+  g_object_set (element, "rtcp-min-interval", (guint64) GST_SECOND, NULL);
+  g_object_get (element, "internal-session", &internal, NULL);
+  if (internal == NULL)
+    return;
+  g_mutex_lock (&peer->lock);
+  if (peer->rtp_session == NULL) {
+    /* disconnected in svc_peer_free, once the pipeline stopped */
+    g_signal_connect (internal, "on-receiving-rtcp",
+        G_CALLBACK (on_receiving_rtcp), peer);
+    peer->rtp_session = internal;
+    internal = NULL;
+  }
+  g_mutex_unlock (&peer->lock);
+  g_clear_object (&internal);
 }
 
 /* webrtcbins not finalized yet, and when the last one was (monotonic
@@ -697,7 +768,7 @@ svc_peer_new (const SvcConfig * config, const SvcPeerCallbacks * callbacks,
     if (rtpbin) {
       g_object_set (rtpbin, "rtcp-sync-send-time", FALSE, NULL);
       g_signal_connect (rtpbin, "element-added",
-          G_CALLBACK (on_rtpbin_element_added), NULL);
+          G_CALLBACK (on_rtpbin_element_added), peer);
       gst_object_unref (rtpbin);
     }
   }
@@ -897,6 +968,7 @@ void
 svc_peer_free (SvcPeer * peer)
 {
   GstWebRTCDataChannel *channel;
+  GObject *rtp_session;
 
   peer->closed = TRUE;
   if (peer->gather_source) {
@@ -914,7 +986,13 @@ svc_peer_free (SvcPeer * peer)
   g_mutex_lock (&peer->lock);
   channel = peer->channel;
   peer->channel = NULL;
+  rtp_session = peer->rtp_session;
+  peer->rtp_session = NULL;
   g_mutex_unlock (&peer->lock);
+  if (rtp_session) {
+    g_signal_handlers_disconnect_by_data (rtp_session, peer);
+    g_object_unref (rtp_session);
+  }
   if (channel) {
     g_signal_handlers_disconnect_by_data (channel, peer);
     gst_object_unref (channel);

@@ -48,6 +48,10 @@ typedef struct
   void (*channel_closed) (gpointer user_data);
   /* the pipeline failed or ICE failed */
   void (*failed) (gpointer user_data, const gchar * reason);
+  /* a receiver report block about the stream @ssrc: its cumulative
+   * packets lost and extended highest sequence number (optional) */
+  void (*loss_report) (gpointer user_data, guint32 ssrc, gint32 lost,
+      guint32 highest);
 } SvcPeerCallbacks;
 
 SvcPeer *svc_peer_new (const SvcConfig * config,

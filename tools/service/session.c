@@ -573,12 +573,22 @@ on_failed (gpointer user_data, const gchar * reason)
   svc_session_close (s, SVC_CLOSE_FAILED);
 }
 
+static void
+on_loss_report (gpointer user_data, guint32 ssrc, gint32 lost, guint32 highest)
+{
+  SvcSession *s = user_data;
+
+  if (s->media)
+    svc_media_report_loss (s->media, ssrc, lost, highest);
+}
+
 static const SvcPeerCallbacks peer_callbacks = {
   on_answer,
   on_channel_open,
   on_channel_message,
   on_channel_closed,
   on_failed,
+  on_loss_report,
 };
 
 /* ---------------------------------------------------------------- *

@@ -73,54 +73,12 @@
 #include "../session-private.h"
 
 /* ---------------------------------------------------------------------- */
-/* helpers: secrets, JSON, URLs                                           */
+/* helpers: JSON, URLs                                                    */
 /* ---------------------------------------------------------------------- */
 
-#define KEY_PLACEHOLDER "<api-key>"
 /* the longest id, app path segment or JSON error quoted */
 #define MAX_ID_LENGTH 1024
 #define ERROR_TEXT_MAX 160
-
-static void
-scrub_text (gchar ** text, const gchar * key)
-{
-  GString *s;
-
-  if (*text == NULL || key == NULL || *key == '\0' || !strstr (*text, key))
-    return;
-  s = g_string_new (*text);
-  g_string_replace (s, key, KEY_PLACEHOLDER, 0);
-  g_free (*text);
-  *text = g_string_free (s, FALSE);
-}
-
-static void
-scrub_http_error (GstSessionHttpError * http_error, const gchar * key)
-{
-  guint i;
-
-  if (http_error == NULL)
-    return;
-  scrub_text (&http_error->error_type, key);
-  scrub_text (&http_error->detail, key);
-  for (i = 0; http_error->items && i < http_error->items->len; i++) {
-    GstSessionHttpErrorItem *item = g_ptr_array_index (http_error->items, i);
-
-    scrub_text (&item->type, key);
-    scrub_text (&item->msg, key);
-    scrub_text (&item->url, key);
-    scrub_text (&item->loc, key);
-    scrub_text (&item->input, key);
-    /* ctx values are typed data; a key in them is dropped with ctx */
-    if (item->ctx && key && *key) {
-      gchar *text = gst_structure_to_string (item->ctx);
-
-      if (strstr (text, key))
-        g_clear_pointer (&item->ctx, gst_structure_free);
-      g_free (text);
-    }
-  }
-}
 
 /* Parses @text as one JSON value; an empty text is null when @empty_ok.
  * On failure, says why in @why (static text or a short quote). */
@@ -240,8 +198,6 @@ base_url (const gchar * url, const gchar * what, GError ** error)
 /* one call                                                               */
 /* ---------------------------------------------------------------------- */
 
-#define READ_SIZE 16384
-
 typedef enum
 {
   CALL_SUBMIT,
@@ -255,9 +211,9 @@ typedef struct
 } Submission;
 
 /* One submit or manage call: the task data of its GTask. Lives on the
- * context of the task (the caller's thread-default context); only the
- * caller's cancellable may fire from another thread, and it only cancels
- * @cancellable. No lock: nothing here is shared. */
+ * context of the task (the caller's thread-default context); its requests
+ * go through gst_session_http_fetch_async() with the caller's
+ * cancellable. No lock: nothing here is shared. */
 typedef struct
 {
   GstSessionPlatform *self;
@@ -268,18 +224,12 @@ typedef struct
   gboolean tls_validation;
   GstSessionRateLimiter *limiter;
 
-  /* cancelled by the timer or by the caller's cancellable */
-  GCancellable *cancellable;
-  GCancellable *caller_cancellable;
-  gulong caller_handler;
-  GSource *timer;
-  gboolean timed_out;
-
+  /* the client's session; the whole call ends by @deadline (monotonic
+   * time) when @timeout is set */
   SoupSession *session;
+  gint64 deadline;
   SoupMessage *msg;
-  GInputStream *stream;
   GByteArray *body;
-  gsize max_body;
 
   /* the request under way: method, URL, path relative to the base (for
    * the limits it counts toward) and a name for people */
@@ -304,20 +254,8 @@ call_free (gpointer data)
 {
   Call *call = data;
 
-  if (call->caller_cancellable)
-    g_cancellable_disconnect (call->caller_cancellable, call->caller_handler);
-  g_clear_object (&call->caller_cancellable);
-  if (call->timer) {
-    g_source_destroy (call->timer);
-    g_source_unref (call->timer);
-  }
-  g_clear_object (&call->stream);
   g_clear_object (&call->msg);
-  if (call->session) {
-    soup_session_abort (call->session);
-    g_object_unref (call->session);
-  }
-  g_clear_object (&call->cancellable);
+  g_clear_object (&call->session);
   g_clear_pointer (&call->body, g_byte_array_unref);
   g_clear_pointer (&call->request_body, g_bytes_unref);
   g_clear_pointer (&call->limiter, gst_session_rate_limiter_unref);
@@ -351,7 +289,7 @@ call_fail (GTask * task, gint code, gchar * message)
 {
   Call *call = g_task_get_task_data (task);
 
-  scrub_text (&message, call->api_key);
+  gst_session_http_scrub (&message, call->api_key);
   GST_INFO_OBJECT (call->self, "%s", message);
   g_task_return_new_error (task, GST_SESSION_ERROR, code, "%s", message);
   g_free (message);
@@ -378,171 +316,88 @@ call_fail_rate_limited (GTask * task, const gchar * why)
           "the runner is still running; " : "", call->retry_after));
 }
 
-static void
-on_caller_cancelled (GCancellable * caller, gpointer user_data)
-{
-  /* any thread; the call's cancellable lives as long as the handler */
-  g_cancellable_cancel (G_CANCELLABLE (user_data));
-}
-
-static gboolean
-on_timeout (gpointer user_data)
-{
-  Call *call = user_data;
-
-  call->timed_out = TRUE;
-  g_cancellable_cancel (call->cancellable);
-  return G_SOURCE_REMOVE;
-}
-
-/* A failed send or read: cancelled by the caller, timed out, or the
+/* A failed fetch: cancelled by the caller, timed out, too large, or the
  * network. Takes @error. */
 static void
-call_fail_io (GTask * task, GError * error, const gchar * doing)
+call_fail_io (GTask * task, GError * error)
 {
   Call *call = g_task_get_task_data (task);
 
-  if (call->caller_cancellable &&
-      g_cancellable_is_cancelled (call->caller_cancellable)) {
-    g_clear_error (&error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
         "%s was cancelled", call->what);
-    return;
-  }
-  if (call->timed_out)
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
     call_fail (task, GST_SESSION_PLATFORM_ERROR_TRANSIENT,
         g_strdup_printf ("%s: no answer within %u ms", call->what,
             call->timeout));
+  else if (g_error_matches (error, GST_SESSION_ERROR, GST_SESSION_ERROR_HTTP))
+    call_fail (task, GST_SESSION_PLATFORM_ERROR_INVALID_RESPONSE,
+        g_strdup_printf ("%s: %s", call->what, error->message));
   else
     call_fail (task, GST_SESSION_PLATFORM_ERROR_TRANSIENT,
-        g_strdup_printf ("%s: %s failed: %s", call->what, doing,
-            error->message));
+        g_strdup_printf ("%s: %s failed: %s", call->what,
+            soup_message_get_status (call->msg) == SOUP_STATUS_NONE ?
+            "sending" : "reading the answer", error->message));
   g_clear_error (&error);
 }
 
-static gboolean
-accept_any_certificate (SoupMessage * msg, GTlsCertificate * certificate,
-    GTlsCertificateFlags errors, gpointer user_data)
-{
-  return TRUE;
-}
-
-static void on_sent (GObject * source, GAsyncResult * res, gpointer data);
+static void on_fetched (GObject * source, GAsyncResult * res, gpointer data);
 
 /* Sends call->method to call->url with call->request_body. */
 static void
 call_send (GTask * task)
 {
   Call *call = g_task_get_task_data (task);
-  SoupMessageHeaders *headers;
+  gint64 left = 0;
 
-  g_clear_object (&call->stream);
   g_clear_object (&call->msg);
   g_clear_pointer (&call->body, g_byte_array_unref);
 
-  call->msg = soup_message_new (call->method, call->url);
+  call->msg = gst_session_http_request_new (call->method, call->url,
+      "application/json", call->api_key, call->request_body,
+      call->tls_validation, NULL);
   if (call->msg == NULL) {
     call_fail (task, GST_SESSION_PLATFORM_ERROR_INVALID_INPUT,
         g_strdup_printf ("%s: the request URL is not valid", call->what));
     return;
   }
-  soup_message_add_flags (call->msg, SOUP_MESSAGE_NO_REDIRECT);
-  headers = soup_message_get_request_headers (call->msg);
-  soup_message_headers_replace (headers, "Accept", "application/json");
-  if (call->api_key && *call->api_key) {
-    gchar *auth = g_strconcat ("Key ", call->api_key, NULL);
-
-    soup_message_headers_replace (headers, "Authorization", auth);
-    memset (auth, 0, strlen (auth));
-    g_free (auth);
+  if (call->timeout > 0) {
+    /* what is left of the call's time (runners logs sends twice) */
+    left = (call->deadline - g_get_monotonic_time () + 999) / 1000;
+    if (left <= 0) {
+      call_fail_io (task, g_error_new_literal (G_IO_ERROR,
+              G_IO_ERROR_TIMED_OUT, "timed out"));
+      return;
+    }
   }
-  if (!call->tls_validation)
-    g_signal_connect (call->msg, "accept-certificate",
-        G_CALLBACK (accept_any_certificate), NULL);
-  if (call->request_body)
-    soup_message_set_request_body_from_bytes (call->msg, "application/json",
-        call->request_body);
 
   GST_INFO_OBJECT (call->self, "%s: %s %s", call->what, call->method,
       call->path);
-  soup_session_send_async (call->session, call->msg, G_PRIORITY_DEFAULT,
-      call->cancellable, on_sent, g_object_ref (task));
-}
-
-static void on_read (GObject * source, GAsyncResult * res, gpointer data);
-
-static void
-call_read (GTask * task)
-{
-  Call *call = g_task_get_task_data (task);
-
-  g_input_stream_read_bytes_async (call->stream,
-      MIN (READ_SIZE, call->max_body + 1 - call->body->len),
-      G_PRIORITY_DEFAULT, call->cancellable, on_read, g_object_ref (task));
-}
-
-static void
-on_sent (GObject * source, GAsyncResult * res, gpointer data)
-{
-  GTask *task = data;
-  Call *call = g_task_get_task_data (task);
-  GError *error = NULL;
-  guint status;
-
-  call->stream = soup_session_send_finish (SOUP_SESSION (source), res, &error);
-  if (call->stream == NULL) {
-    call_fail_io (task, error, "sending");
-    goto out;
-  }
-
-  status = soup_message_get_status (call->msg);
-  GST_DEBUG_OBJECT (call->self, "%s: HTTP %u", call->what, status);
-  call->max_body = SOUP_STATUS_IS_SUCCESSFUL (status) ?
-      GST_SESSION_PLATFORM_MAX_BODY : GST_SESSION_PLATFORM_MAX_ERROR_BODY;
-  call->body = g_byte_array_new ();
-  call_read (task);
-
-out:
-  g_object_unref (task);
+  gst_session_http_fetch_async (call->session, call->msg, (guint) left,
+      GST_SESSION_PLATFORM_MAX_BODY, GST_SESSION_PLATFORM_MAX_ERROR_BODY,
+      g_task_get_cancellable (task), on_fetched, g_object_ref (task));
 }
 
 static void call_answered (GTask * task);
 
 static void
-on_read (GObject * source, GAsyncResult * res, gpointer data)
+on_fetched (GObject * source, GAsyncResult * res, gpointer data)
 {
   GTask *task = data;
   Call *call = g_task_get_task_data (task);
   GError *error = NULL;
-  GBytes *bytes;
-  gsize size;
+  GBytes *body;
 
-  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source), res,
-      &error);
-  if (bytes == NULL) {
-    call_fail_io (task, error, "reading the answer");
-    goto out;
-  }
-
-  size = g_bytes_get_size (bytes);
-  g_byte_array_append (call->body, g_bytes_get_data (bytes, NULL), size);
-  g_bytes_unref (bytes);
-
-  if (size > 0 && call->body->len <= call->max_body) {
-    call_read (task);
-  } else if (call->body->len > call->max_body &&
-      call->max_body == GST_SESSION_PLATFORM_MAX_BODY) {
-    call_fail (task, GST_SESSION_PLATFORM_ERROR_INVALID_RESPONSE,
-        g_strdup_printf ("%s: the answer is larger than %d bytes",
-            call->what, GST_SESSION_PLATFORM_MAX_BODY));
+  body = gst_session_http_fetch_finish (SOUP_SESSION (source), res, NULL,
+      NULL, &error);
+  if (body == NULL) {
+    call_fail_io (task, error);
   } else {
-    /* the whole body, or enough of an error body */
-    if (call->body->len > call->max_body)
-      g_byte_array_set_size (call->body, call->max_body);
+    GST_DEBUG_OBJECT (call->self, "%s: HTTP %u", call->what,
+        soup_message_get_status (call->msg));
+    call->body = g_bytes_unref_to_array (body);
     call_answered (task);
   }
-
-out:
   g_object_unref (task);
 }
 
@@ -633,7 +488,7 @@ call_refused (GTask * task, guint status)
     if (strstr (copy, call->api_key)) {
       gsize len;
 
-      scrub_text (&copy, call->api_key);
+      gst_session_http_scrub (&copy, call->api_key);
       len = strlen (copy);
       g_byte_array_set_size (call->body, 0);
       g_byte_array_append (call->body, (const guint8 *) copy, len);
@@ -643,7 +498,7 @@ call_refused (GTask * task, guint status)
   }
   http_error = gst_session_http_error_parse (status,
       soup_message_get_response_headers (call->msg), text, call->body->len);
-  scrub_http_error (http_error, call->api_key);
+  gst_session_http_scrub_error (http_error, call->api_key);
   call->http_error = http_error;
   why = gst_session_http_error_to_string (http_error);
 
@@ -736,6 +591,8 @@ struct _GstSessionPlatform
   guint timeout;
   gboolean tls_validation;
   GstSessionRateLimiter *limiter;
+  /* made at the first call, kept for all (its connections are reused) */
+  SoupSession *session;
 };
 
 #define DEFAULT_TIMEOUT 30000
@@ -774,8 +631,10 @@ call_new (GstSessionPlatform * self, CallKind kind, gboolean queue,
   call->timeout = self->timeout;
   call->tls_validation = self->tls_validation;
   call->limiter = gst_session_rate_limiter_ref (self->limiter);
+  if (self->session == NULL)
+    self->session = gst_session_http_session_new ();
+  call->session = g_object_ref (self->session);
   GST_OBJECT_UNLOCK (self);
-  call->cancellable = g_cancellable_new ();
   return task;
 }
 
@@ -802,21 +661,10 @@ static void
 call_start (GTask * task)
 {
   Call *call = g_task_get_task_data (task);
-  GCancellable *caller = g_task_get_cancellable (task);
 
-  call->session = soup_session_new ();
-  if (call->timeout > 0) {
-    call->timer = g_timeout_source_new (call->timeout);
-    g_source_set_callback (call->timer, on_timeout, call, NULL);
-    g_source_attach (call->timer, g_task_get_context (task));
-  }
-  if (caller) {
-    call->caller_cancellable = g_object_ref (caller);
-    /* runs at once when already cancelled */
-    call->caller_handler = g_cancellable_connect (caller,
-        G_CALLBACK (on_caller_cancelled), g_object_ref (call->cancellable),
-        g_object_unref);
-  }
+  if (call->timeout > 0)
+    call->deadline = g_get_monotonic_time () +
+        (gint64) call->timeout * G_TIME_SPAN_MILLISECOND;
   call_send (task);
 }
 
@@ -1380,6 +1228,7 @@ gst_session_platform_finalize (GObject * object)
     memset (self->api_key, 0, strlen (self->api_key));
   g_free (self->api_key);
   gst_session_rate_limiter_unref (self->limiter);
+  g_clear_object (&self->session);
 
   G_OBJECT_CLASS (gst_session_platform_parent_class)->finalize (object);
 }

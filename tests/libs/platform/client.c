@@ -36,6 +36,7 @@ typedef struct
   gchar *authorization;
   gchar *content_type;
   gchar *body;
+  guint port;                   /* the client's: one per connection */
 } Seen;
 
 typedef struct
@@ -176,6 +177,8 @@ server_cb (SoupServer * server, SoupServerMessage * msg, const char *path,
   seen->body = g_strndup (g_bytes_get_data (bytes, NULL),
       g_bytes_get_size (bytes));
   g_bytes_unref (bytes);
+  seen->port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS
+      (soup_server_message_get_remote_address (msg)));
 
   g_mutex_lock (&service->lock);
   g_ptr_array_add (service->seen, seen);
@@ -978,6 +981,51 @@ GST_START_TEST (test_async)
 
 GST_END_TEST;
 
+/* One client keeps one connection for its calls; a call that timed out
+ * does not break the next one. */
+GST_START_TEST (test_reuse)
+{
+  GstSessionPlatform *platform = make_platform ();
+  GMainContext *context = g_main_context_new ();
+  GAsyncResult *result = NULL;
+  GError *error = NULL;
+  JsonNode *node;
+  guint i;
+
+  g_main_context_push_thread_default (context);
+  g_object_set (platform, "timeout", 300, NULL);
+  for (i = 0; i < 4; i++) {
+    gboolean slow = i == 2;
+
+    gst_session_platform_manage_async (platform, slow ? OP (GET_RUNNER) :
+        OP (APPS_LIST), slow ? "r-slow" : NULL, NULL, NULL, on_done, &result);
+    wait_result (context, &result);
+    node = gst_session_platform_manage_finish (platform, result, NULL, NULL,
+        &error);
+    if (slow) {
+      fail_unless (node == NULL);
+      check_error (error, PF_ERROR (TRANSIENT));
+      fail_unless (strstr (error->message, "no answer within 300 ms") !=
+          NULL, "%s", error->message);
+      g_clear_error (&error);
+    } else {
+      fail_unless (node != NULL, "%s", error ? error->message : "");
+      json_node_unref (node);
+    }
+    g_clear_object (&result);
+  }
+  fail_unless_equals_int (service_count (), 4);
+  /* the second call went over the first one's connection */
+  fail_unless_equals_int (service_seen (1)->port, service_seen (0)->port);
+
+  gst_object_unref (platform);
+  while (g_main_context_iteration (context, FALSE));
+  g_main_context_pop_thread_default (context);
+  g_main_context_unref (context);
+}
+
+GST_END_TEST;
+
 static Suite *
 platform_suite (void)
 {
@@ -996,6 +1044,7 @@ platform_suite (void)
   tcase_add_test (tc, test_manage_errors);
   tcase_add_test (tc, test_network);
   tcase_add_test (tc, test_async);
+  tcase_add_test (tc, test_reuse);
   return s;
 }
 

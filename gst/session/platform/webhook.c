@@ -1530,6 +1530,8 @@ struct _GstSessionWebhookVerifier
   GDestroyNotify clock_notify;
 
   Cache caches[N_DOCS];
+  /* made at the first fetch, kept for all (its connections are reused) */
+  SoupSession *session;
 };
 
 G_DEFINE_TYPE (GstSessionWebhookVerifier, gst_session_webhook_verifier,
@@ -1680,6 +1682,7 @@ gst_session_webhook_verifier_finalize (GObject * object)
   }
   g_free (self->jwks_url);
   g_free (self->api_url);
+  g_clear_object (&self->session);
   if (self->clock_notify)
     self->clock_notify (self->clock_data);
 
@@ -1949,26 +1952,16 @@ gst_session_webhook_verifier_get_ip_ranges (GstSessionWebhookVerifier *
 /* ---------------------------------------------------------------------- */
 /* Fetching the key set and the metadata                                  */
 
-/* How much is asked of the network per read. */
-#define READ_SIZE 16384
-
 /* One fetch of a document, from fetch_start() to fetch_finish(), in the
- * thread-default context of the job that started it. Holds a reference
- * on the verifier. */
+ * thread-default context of the job that started it, through
+ * gst_session_http_fetch_async() on the verifier's session. Holds a
+ * reference on the verifier. */
 typedef struct
 {
   GstSessionWebhookVerifier *self;
   DocKind kind;
   gchar *url;                   /* for texts: no user info, no query */
-  gsize max;
-  SoupSession *session;
-  SoupMessage *msg;
-  GInputStream *stream;
-  GByteArray *body;
-  GCancellable *cancellable;
-  GSource *timer;
   guint timeout;
-  gboolean timed_out;
 } Fetch;
 
 /* Ends @f: stores @value (taken) or the failure @error (taken), resumes the
@@ -1984,12 +1977,9 @@ fetch_finish (Fetch * f, gpointer value, GError * error)
   guint i;
 
   if (value == NULL) {
-    if (f->timed_out)
-      failure = g_strdup_printf ("The %s could not be fetched from %s: no "
-          "answer within %u ms", doc_names[f->kind], f->url, f->timeout);
-    else
-      failure = g_strdup_printf ("The %s could not be fetched from %s: %s",
-          doc_names[f->kind], f->url, error ? error->message : "failed");
+    /* a timeout says "no answer within <timeout> ms" */
+    failure = g_strdup_printf ("The %s could not be fetched from %s: %s",
+        doc_names[f->kind], f->url, error ? error->message : "failed");
     GST_WARNING_OBJECT (self, "%s", failure);
   } else {
     GST_INFO_OBJECT (self, "%s fetched from %s", doc_names[f->kind], f->url);
@@ -2011,16 +2001,7 @@ fetch_finish (Fetch * f, gpointer value, GError * error)
   cache->waiters = g_array_new (FALSE, FALSE, sizeof (Waiter));
   GST_OBJECT_UNLOCK (self);
 
-  if (f->timer) {
-    g_source_destroy (f->timer);
-    g_source_unref (f->timer);
-  }
   g_clear_error (&error);
-  g_clear_pointer (&f->body, g_byte_array_unref);
-  g_clear_object (&f->stream);
-  g_clear_object (&f->msg);
-  g_clear_object (&f->session);
-  g_clear_object (&f->cancellable);
   g_free (f->url);
   g_free (f);
 
@@ -2033,85 +2014,41 @@ fetch_finish (Fetch * f, gpointer value, GError * error)
   gst_object_unref (self);
 }
 
-static gboolean
-on_fetch_timeout (gpointer user_data)
-{
-  Fetch *f = user_data;
-
-  f->timed_out = TRUE;
-  g_cancellable_cancel (f->cancellable);
-  return G_SOURCE_REMOVE;
-}
-
 static void
-fetch_parse (Fetch * f)
-{
-  const gchar *data = f->body->len ? (const gchar *) f->body->data : "";
-  GError *error = NULL;
-  gpointer value;
-
-  if (f->kind == DOC_KEY_SET)
-    value = gst_session_webhook_key_set_parse (data, f->body->len, &error);
-  else
-    value = gst_session_webhook_ip_ranges_parse (data, f->body->len, &error);
-  fetch_finish (f, value, error);
-}
-
-static void
-on_fetch_read (GObject * source, GAsyncResult * res, gpointer user_data)
+on_fetched (GObject * source, GAsyncResult * res, gpointer user_data)
 {
   Fetch *f = user_data;
   GError *error = NULL;
-  GBytes *bytes;
-
-  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source), res,
-      &error);
-  if (bytes == NULL) {
-    fetch_finish (f, NULL, error);
-    return;
-  }
-  if (g_bytes_get_size (bytes) == 0) {
-    g_bytes_unref (bytes);
-    fetch_parse (f);
-    return;
-  }
-  g_byte_array_append (f->body, g_bytes_get_data (bytes, NULL),
-      g_bytes_get_size (bytes));
-  g_bytes_unref (bytes);
-  if (f->body->len > f->max) {
-    fetch_finish (f, NULL, g_error_new (GST_SESSION_ERROR,
-            GST_SESSION_ERROR_HTTP, "the answer is larger than %"
-            G_GSIZE_FORMAT " bytes", f->max));
-    return;
-  }
-  g_input_stream_read_bytes_async (f->stream, READ_SIZE, G_PRIORITY_DEFAULT,
-      f->cancellable, on_fetch_read, f);
-}
-
-static void
-on_fetch_sent (GObject * source, GAsyncResult * res, gpointer user_data)
-{
-  Fetch *f = user_data;
-  GError *error = NULL;
+  gpointer value = NULL;
+  const gchar *data;
+  GBytes *body;
+  gsize length;
   guint status;
 
-  f->stream = soup_session_send_finish (SOUP_SESSION (source), res, &error);
-  if (f->stream == NULL) {
+  body = gst_session_http_fetch_finish (SOUP_SESSION (source), res, &status,
+      NULL, &error);
+  if (body == NULL) {
     fetch_finish (f, NULL, error);
     return;
   }
-  status = soup_message_get_status (f->msg);
   if (!SOUP_STATUS_IS_SUCCESSFUL (status)) {
     const gchar *phrase = soup_status_get_phrase (status);
 
+    g_bytes_unref (body);
     fetch_finish (f, NULL, g_error_new (GST_SESSION_ERROR,
             GST_SESSION_ERROR_HTTP, "HTTP %u%s%s", status, phrase ? " " : "",
             phrase ? phrase : ""));
     return;
   }
-  f->body = g_byte_array_new ();
-  g_input_stream_read_bytes_async (f->stream, READ_SIZE, G_PRIORITY_DEFAULT,
-      f->cancellable, on_fetch_read, f);
+  data = g_bytes_get_data (body, &length);
+  if (data == NULL)
+    data = "";
+  if (f->kind == DOC_KEY_SET)
+    value = gst_session_webhook_key_set_parse (data, length, &error);
+  else
+    value = gst_session_webhook_ip_ranges_parse (data, length, &error);
+  g_bytes_unref (body);
+  fetch_finish (f, value, error);
 }
 
 /* Starts fetching @kind from @url (taken), in the thread-default context.
@@ -2122,52 +2059,45 @@ fetch_start (GstSessionWebhookVerifier * self, DocKind kind, gchar * url,
 {
   Fetch *f = g_new0 (Fetch, 1);
   GError *error = NULL;
-  GMainContext *context;
+  SoupSession *session;
+  SoupMessage *msg = NULL;
   GUri *uri;
 
   f->self = gst_object_ref (self);
   f->kind = kind;
   f->timeout = timeout;
-  f->max = kind == DOC_KEY_SET ? GST_SESSION_WEBHOOK_KEY_SET_MAX_SIZE :
-      GST_SESSION_WEBHOOK_META_MAX_SIZE;
-  f->cancellable = g_cancellable_new ();
 
   uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, NULL);
-  if (uri == NULL || !gst_session_webhook_url_allowed (url,
-          self->allow_insecure_http, &error)) {
+  if (uri && gst_session_webhook_url_allowed (url, self->allow_insecure_http,
+          &error))
+    /* the document is trusted for being at this URL: no redirects */
+    msg = gst_session_http_request_new_from_uri (SOUP_METHOD_GET, uri,
+        "application/json", NULL, NULL, TRUE, NULL);
+  g_free (url);
+  if (msg == NULL) {
     f->url = g_strdup ("its URL");
     if (error == NULL)
       g_set_error_literal (&error, GST_SESSION_ERROR,
           GST_SESSION_ERROR_INVALID_ARGUMENT, "not an http or https URL");
     g_clear_pointer (&uri, g_uri_unref);
-    g_free (url);
     fetch_finish (f, NULL, error);
     return;
   }
-  g_free (url);
-  f->url = g_uri_to_string_partial (uri, G_URI_HIDE_USERINFO |
-      G_URI_HIDE_PASSWORD | G_URI_HIDE_AUTH_PARAMS | G_URI_HIDE_QUERY |
-      G_URI_HIDE_FRAGMENT);
+  f->url = gst_session_http_safe_url (uri, TRUE);
+  g_uri_unref (uri);
   GST_INFO_OBJECT (self, "fetching the %s from %s", doc_names[kind], f->url);
 
-  f->session = soup_session_new_with_options ("user-agent", "gst-session",
-      NULL);
-  f->msg = soup_message_new_from_uri (SOUP_METHOD_GET, uri);
-  g_uri_unref (uri);
-  /* the document is trusted for being at this URL: no redirects */
-  soup_message_add_flags (f->msg, SOUP_MESSAGE_NO_REDIRECT);
-  soup_message_headers_replace (soup_message_get_request_headers (f->msg),
-      "Accept", "application/json");
+  GST_OBJECT_LOCK (self);
+  if (self->session == NULL)
+    self->session = gst_session_http_session_new ();
+  session = g_object_ref (self->session);
+  GST_OBJECT_UNLOCK (self);
 
-  if (timeout > 0) {
-    context = g_main_context_ref_thread_default ();
-    f->timer = g_timeout_source_new (timeout);
-    g_source_set_callback (f->timer, on_fetch_timeout, f, NULL);
-    g_source_attach (f->timer, context);
-    g_main_context_unref (context);
-  }
-  soup_session_send_async (f->session, f->msg, G_PRIORITY_DEFAULT,
-      f->cancellable, on_fetch_sent, f);
+  gst_session_http_fetch_async (session, msg, timeout,
+      kind == DOC_KEY_SET ? GST_SESSION_WEBHOOK_KEY_SET_MAX_SIZE :
+      GST_SESSION_WEBHOOK_META_MAX_SIZE, 0, NULL, on_fetched, f);
+  g_object_unref (msg);
+  g_object_unref (session);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -253,48 +253,11 @@ gst_session_signaller_emit_closed (GstSessionSignaller * signaller,
 /* ------------------------------------------------------------------------ */
 /* helpers: the answer object, secrets                                      */
 
-#define KEY_PLACEHOLDER "<api-key>"
-
-/* Replaces every occurrence of @key in *@text. */
-static void
-scrub_text (gchar ** text, const gchar * key)
-{
-  GString *s;
-
-  if (*text == NULL || key == NULL || *key == '\0' || !strstr (*text, key))
-    return;
-
-  s = g_string_new (*text);
-  g_string_replace (s, key, KEY_PLACEHOLDER, 0);
-  g_free (*text);
-  *text = g_string_free (s, FALSE);
-}
-
 static void
 scrub_error (GError * error, const gchar * key)
 {
   if (error)
-    scrub_text (&error->message, key);
-}
-
-static void
-scrub_http_error (GstSessionHttpError * http_error, const gchar * key)
-{
-  guint i;
-
-  if (http_error == NULL)
-    return;
-
-  scrub_text (&http_error->error_type, key);
-  scrub_text (&http_error->detail, key);
-  for (i = 0; http_error->items && i < http_error->items->len; i++) {
-    GstSessionHttpErrorItem *item = g_ptr_array_index (http_error->items, i);
-
-    scrub_text (&item->type, key);
-    scrub_text (&item->msg, key);
-    scrub_text (&item->loc, key);
-    scrub_text (&item->input, key);
-  }
+    gst_session_http_scrub (&error->message, key);
 }
 
 /* The log shows at most this much of a text the service sent. */
@@ -305,7 +268,7 @@ text_for_log (const gchar * text, gsize length, const gchar * key)
 {
   gchar *valid = g_utf8_make_valid (text, MIN (length, LOG_TEXT_MAX));
 
-  scrub_text (&valid, key);
+  gst_session_http_scrub (&valid, key);
   return valid;
 }
 
@@ -399,6 +362,9 @@ struct _GstSessionHttpSignaller
   gboolean tls_validation;
   gchar *session_id;
   Call *call;
+  /* made at the first start(), kept for all; each attempt holds a
+   * reference (the attempt may outlive the signaller) */
+  SoupSession *session;
 };
 
 static Call *
@@ -413,14 +379,14 @@ call_release_io (Call * call)
 {
   g_clear_pointer (&call->parser, gst_session_sse_parser_free);
   g_clear_pointer (&call->body, g_byte_array_unref);
-  /* dropping an unfinished body stream and the session closes the
-   * connection: for an event stream that ends the session */
+  /* an unfinished body: this message is aborted and its connection closed
+   * (for an event stream that ends the session), not the shared session;
+   * closing the stream would read the rest */
+  if (call->stream && !g_input_stream_is_closed (call->stream))
+    g_cancellable_cancel (call->cancellable);
   g_clear_object (&call->stream);
   g_clear_object (&call->msg);
-  if (call->session) {
-    soup_session_abort (call->session);
-    g_clear_object (&call->session);
-  }
+  g_clear_object (&call->session);
 }
 
 static void
@@ -498,7 +464,7 @@ call_fail (Call * call, GError * error, GstSessionHttpError * http_error)
   call_shutdown (call);
 
   scrub_error (error, call->api_key);
-  scrub_http_error (http_error, call->api_key);
+  gst_session_http_scrub_error (http_error, call->api_key);
 
   self = g_weak_ref_get (&call->signaller);
   if (self) {
@@ -669,7 +635,7 @@ call_body_complete (Call * call)
 
     http_error = gst_session_http_error_parse (status, headers, text, length);
     /* the service may echo the key: scrubbed before any text is made */
-    scrub_http_error (http_error, call->api_key);
+    gst_session_http_scrub_error (http_error, call->api_key);
     error = gst_session_http_error_to_gerror (http_error);
     g_prefix_error (&error, "The session service refused the session: ");
     call_fail (call, error, http_error);
@@ -697,6 +663,8 @@ on_body_read (GObject * source, GAsyncResult * res, gpointer user_data)
   }
 
   if (g_bytes_get_size (bytes) == 0) {
+    /* the whole answer: its connection can serve the next call */
+    g_input_stream_close (call->stream, NULL, NULL);
     call_body_complete (call);
     goto finished;
   }
@@ -907,13 +875,6 @@ finished:
   call_unref (call);
 }
 
-static gboolean
-accept_any_certificate (SoupMessage * msg, GTlsCertificate * certificate,
-    GTlsCertificateFlags errors, gpointer user_data)
-{
-  return TRUE;
-}
-
 /* ------------------------------------------------------------------------ */
 /* GstSessionHttpSignaller                                                  */
 
@@ -958,11 +919,9 @@ gst_session_http_signaller_start (GstSessionSignaller * signaller,
   guint timeout, keepalive_timeout;
   gboolean tls_validation;
   GUri *uri;
-  const gchar *scheme;
-  GError *err = NULL;
   Call *call, *old = NULL;
+  SoupSession *session;
   GBytes *body;
-  SoupMessageHeaders *headers;
 
   GST_OBJECT_LOCK (self);
   url = g_strdup (self->url);
@@ -970,26 +929,14 @@ gst_session_http_signaller_start (GstSessionSignaller * signaller,
   timeout = self->timeout;
   keepalive_timeout = self->keepalive_timeout;
   tls_validation = self->tls_validation;
+  if (self->session == NULL)
+    self->session = gst_session_http_session_new ();
+  session = g_object_ref (self->session);
   GST_OBJECT_UNLOCK (self);
 
-  if (url == NULL || *url == '\0') {
-    g_set_error_literal (error, GST_SESSION_ERROR,
-        GST_SESSION_ERROR_INVALID_ARGUMENT, "No start-session URL is set");
-    goto refused;
-  }
-  uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, &err);
+  uri = gst_session_http_parse_url (url, "start-session URL", error);
   if (uri == NULL) {
-    g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_ARGUMENT,
-        "Invalid start-session URL: %s", err->message);
-    g_clear_error (&err);
-    goto refused;
-  }
-  scheme = g_uri_get_scheme (uri);
-  if (g_ascii_strcasecmp (scheme, "http") != 0 &&
-      g_ascii_strcasecmp (scheme, "https") != 0) {
-    g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_ARGUMENT,
-        "The start-session URL is not http or https (%s)", scheme);
-    g_uri_unref (uri);
+    g_object_unref (session);
     goto refused;
   }
 
@@ -1003,26 +950,12 @@ gst_session_http_signaller_start (GstSessionSignaller * signaller,
   call->timeout = timeout;
   call->keepalive_timeout = keepalive_timeout;
 
-  call->session = soup_session_new_with_options ("timeout", 0,
-      "user-agent", "gst-session", NULL);
-  call->msg = soup_message_new_from_uri (SOUP_METHOD_POST, uri);
-  /* a redirect would take the key elsewhere */
-  soup_message_add_flags (call->msg, SOUP_MESSAGE_NO_REDIRECT);
-  headers = soup_message_get_request_headers (call->msg);
-  soup_message_headers_replace (headers, "Accept",
-      "text/event-stream, application/json");
-  if (call->api_key && *call->api_key) {
-    gchar *auth = g_strconcat ("Key ", call->api_key, NULL);
-
-    soup_message_headers_replace (headers, "Authorization", auth);
-    g_free (auth);
-  }
-  if (!tls_validation)
-    g_signal_connect (call->msg, "accept-certificate",
-        G_CALLBACK (accept_any_certificate), NULL);
+  call->session = session;
+  /* no redirects: a redirect would take the key elsewhere */
   body = build_offer (offer_sdp, session_id);
-  soup_message_set_request_body_from_bytes (call->msg, "application/json",
-      body);
+  call->msg = gst_session_http_request_new_from_uri (SOUP_METHOD_POST, uri,
+      "text/event-stream, application/json", call->api_key, body,
+      tls_validation, NULL);
   g_bytes_unref (body);
 
   GST_OBJECT_LOCK (self);
@@ -1045,8 +978,7 @@ gst_session_http_signaller_start (GstSessionSignaller * signaller,
   if (old)
     call_unref (old);
 
-  safe_url = g_uri_to_string_partial (uri,
-      G_URI_HIDE_USERINFO | G_URI_HIDE_PASSWORD | G_URI_HIDE_AUTH_PARAMS);
+  safe_url = gst_session_http_safe_url (uri, FALSE);
   GST_INFO_OBJECT (self, "POST %s, session %s, key %s, timeout %u ms%s",
       safe_url, session_id, call->api_key ? "set" : "not set", timeout,
       tls_validation ? "" : ", certificates not verified");
@@ -1181,6 +1113,7 @@ gst_session_http_signaller_finalize (GObject * object)
     memset (self->api_key, 0, strlen (self->api_key));
   g_free (self->api_key);
   g_free (self->session_id);
+  g_clear_object (&self->session);
 
   G_OBJECT_CLASS (gst_session_http_signaller_parent_class)->finalize (object);
 }

@@ -31,6 +31,7 @@
 
 #include <gst/webrtc/webrtc.h>
 #include <gst/app/gstappsink.h>
+#include <gst/rtp/rtp.h>
 #include <gst/sdp/sdp.h>
 #include <gst/video/video.h>
 
@@ -472,6 +473,89 @@ first_rtp_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   return GST_PAD_PROBE_REMOVE;
 }
 
+/* Whether an RTP payload is the first packet of a keyframe: H.264 (RFC
+ * 6184) an SPS, PPS or IDR slice, alone, first in a STAP-A or starting an
+ * FU-A; VP8 (RFC 7741) the start of partition 0 with the keyframe bit.
+ * Anything else (a delta frame, a packet cut short): FALSE. */
+static gboolean
+payload_starts_keyframe (const guint8 * p, gsize n, gboolean h264)
+{
+  guint type, i = 1;
+
+  if (n < 2)
+    return FALSE;
+  if (h264) {
+    type = p[0] & 0x1f;
+    if (type == 24 && n >= 4)   /* STAP-A: 2 bytes of size, then a NAL */
+      type = p[3] & 0x1f;
+    else if (type == 28)        /* FU-A: its header's start bit and type */
+      return (p[1] & 0x80) && (p[1] & 0x1f) == 5;
+    return type == 5 || type == 7 || type == 8;
+  }
+  /* VP8 payload descriptor: S set, partition 0 */
+  if (!(p[0] & 0x10) || (p[0] & 0x07) != 0)
+    return FALSE;
+  if (p[0] & 0x80) {            /* X: I, L, T, K flags follow */
+    guint8 x = p[1];
+
+    i = 2;
+    if (x & 0x80) {             /* I: a picture id of 7 or 15 bits */
+      if (i >= n)
+        return FALSE;
+      i += (p[i] & 0x80) ? 2 : 1;
+    }
+    if (x & 0x40)               /* L: TL0PICIDX */
+      i++;
+    if (x & 0x30)               /* T or K: one byte */
+      i++;
+  }
+  /* the VP8 payload header: P (bit 0) is 0 for a keyframe */
+  return i < n && (p[i] & 0x01) == 0;
+}
+
+typedef struct
+{
+  GstSessionStage *stage;
+  GstPad *sinkpad;
+  gboolean h264;
+} FirstVideo;
+
+static void
+first_video_free (FirstVideo * f)
+{
+  stage_unref (f->stage);
+  gst_object_unref (f->sinkpad);
+  g_free (f);
+}
+
+/* The video's first packet out of the jitterbuffer: when it does not
+ * start a keyframe (a stream joined mid-way, the keyframe's first packet
+ * lost), a keyframe is asked for now, not at the sender's next scheduled
+ * one. When it does, none: a sender starts with one, and asking anyway
+ * made it send a second keyframe one round trip later (tens of kB on a
+ * path that may be slow). */
+static GstPadProbeReturn
+first_video_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  FirstVideo *f = user_data;
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+  gboolean key = FALSE;
+
+  if (buf && gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp)) {
+    key = payload_starts_keyframe (gst_rtp_buffer_get_payload (&rtp),
+        gst_rtp_buffer_get_payload_len (&rtp), f->h264);
+    gst_rtp_buffer_unmap (&rtp);
+  }
+  GST_DEBUG_OBJECT (f->stage->owner, "the video starts %s",
+      key ? "with a keyframe" : "without a keyframe: asking for one");
+  if (!key)
+    gst_pad_push_event (f->sinkpad,
+        gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE,
+            TRUE, 0));
+  return GST_PAD_PROBE_REMOVE;
+}
+
 static void
 on_pad_added (GstElement * webrtc, GstPad * pad, GstSessionStage * stage)
 {
@@ -480,6 +564,7 @@ on_pad_added (GstElement * webrtc, GstPad * pad, GstSessionStage * stage)
   const gchar *encoding;
   GstSessionOutputKind kind;
   GstPad *sinkpad;
+  gboolean h264;
 
   if (GST_PAD_DIRECTION (pad) != GST_PAD_SRC || is_dead (stage))
     return;
@@ -489,6 +574,7 @@ on_pad_added (GstElement * webrtc, GstPad * pad, GstSessionStage * stage)
     caps = gst_pad_query_caps (pad, NULL);
   s = gst_caps_get_structure (caps, 0);
   encoding = gst_structure_get_string (s, "encoding-name");
+  h264 = encoding && g_ascii_strcasecmp (encoding, "H264") == 0;
   GST_INFO_OBJECT (stage->owner, "incoming stream %" GST_PTR_FORMAT, caps);
   sinkpad = encoding ? build_chain (stage, encoding, &kind) : NULL;
   if (sinkpad == NULL) {
@@ -510,13 +596,17 @@ on_pad_added (GstElement * webrtc, GstPad * pad, GstSessionStage * stage)
   gst_caps_unref (caps);
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, first_rtp_probe,
       stage_ref (stage), (GDestroyNotify) stage_unref);
+  if (kind == GST_SESSION_OUTPUT_VIDEO) {
+    FirstVideo *f = g_new0 (FirstVideo, 1);
+
+    f->stage = stage_ref (stage);
+    f->sinkpad = gst_object_ref (sinkpad);
+    f->h264 = h264;
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, first_video_probe, f,
+        (GDestroyNotify) first_video_free);
+  }
   if (gst_pad_link (pad, sinkpad) != GST_PAD_LINK_OK)
     GST_ERROR_OBJECT (stage->owner, "cannot link the incoming stream");
-  else if (kind == GST_SESSION_OUTPUT_VIDEO)
-    /* a keyframe now, not at the sender's next scheduled one */
-    gst_pad_push_event (sinkpad,
-        gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE,
-            TRUE, 0));
   gst_object_unref (sinkpad);
 }
 

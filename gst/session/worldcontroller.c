@@ -117,6 +117,20 @@ gst_session_world_controller_new (void)
   return ctrl;
 }
 
+/* A ping waiting in the deferred queue: built when it leaves, so that its
+ * timestamp (and the round trip the pong gives) does not count the wait */
+static gchar ping_mark[] = "ping";
+
+/* one-shot messages that may wait for a session, at most */
+#define DEFERRED_MAX 32
+
+static void
+deferred_free (gpointer json)
+{
+  if (json != ping_mark)
+    g_free (json);
+}
+
 static void
 clear_session (GstSessionWorldController * ctrl)
 {
@@ -125,7 +139,7 @@ clear_session (GstSessionWorldController * ctrl)
   ctrl->configured = FALSE;
   ctrl->in_flight = REQUEST_NONE;
   g_queue_clear_full (&ctrl->serial, (GDestroyNotify) request_free);
-  g_queue_clear_full (&ctrl->deferred, g_free);
+  g_queue_clear_full (&ctrl->deferred, deferred_free);
 }
 
 /**
@@ -183,8 +197,12 @@ pump (GstSessionWorldController * ctrl)
 
   if (!is_ready (ctrl))
     return;
-  while ((json = g_queue_pop_head (&ctrl->deferred)))
-    send_json (ctrl, json);
+  while ((json = g_queue_pop_head (&ctrl->deferred))) {
+    if (json == ping_mark)
+      json = gst_session_world_build_ping (TRUE, control_now_ms (), NULL);
+    if (json)
+      send_json (ctrl, json);
+  }
   if (ctrl->commands_dirty)
     send_commands (ctrl);
   if (ctrl->in_flight == REQUEST_NONE && !g_queue_is_empty (&ctrl->serial)) {
@@ -246,7 +264,14 @@ gst_session_world_controller_set_setup (GstSessionWorldController * ctrl,
 void
 gst_session_world_controller_channel_open (GstSessionWorldController * ctrl)
 {
+  GQueue waiting = ctrl->deferred;
+
+  /* what was asked for while no session was open (a control script's
+   * ping before the first channel opened) goes now, after configure: it
+   * was dropped here before */
+  g_queue_init (&ctrl->deferred);
   clear_session (ctrl);
+  ctrl->deferred = waiting;
   ctrl->open = TRUE;
   if (ctrl->preset || ctrl->image_url || ctrl->prompt) {
     gchar *json = gst_session_world_build_configure (ctrl->preset,
@@ -501,11 +526,19 @@ gst_session_world_controller_activate (GstSessionWorldController * ctrl,
   return TRUE;
 }
 
+/* Sends @json (taken; ping_mark for a ping) now or once a session is
+ * ready; refused when DEFERRED_MAX already wait. */
 static gboolean
-send_or_defer (GstSessionWorldController * ctrl, gchar * json)
+send_or_defer (GstSessionWorldController * ctrl, gchar * json, GError ** error)
 {
   if (json == NULL)
     return FALSE;
+  if (!is_ready (ctrl) && g_queue_get_length (&ctrl->deferred) >= DEFERRED_MAX) {
+    deferred_free (json);
+    g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_ARGUMENT,
+        "%d messages already wait for a session: refused", DEFERRED_MAX);
+    return FALSE;
+  }
   g_queue_push_tail (&ctrl->deferred, json);
   pump (ctrl);
   return TRUE;
@@ -529,7 +562,7 @@ gst_session_world_controller_send_keys (GstSessionWorldController * ctrl,
     GError ** error)
 {
   return send_or_defer (ctrl, gst_session_world_build_keys (pressed,
-          activated, error));
+          activated, error), error);
 }
 
 
@@ -539,7 +572,8 @@ gst_session_world_controller_send_keys (GstSessionWorldController * ctrl,
  * @error: return location for a #GError
  *
  * Sends `ping` with the monotonic time in milliseconds as `ts`; the pong
- * then carries `rtt_ms`.
+ * then carries `rtt_ms`. Before a session is ready it waits (at most 32
+ * messages wait), and its time is taken when it leaves.
  *
  * Returns: %TRUE
  */
@@ -547,8 +581,12 @@ gboolean
 gst_session_world_controller_ping (GstSessionWorldController * ctrl,
     GError ** error)
 {
-  return send_or_defer (ctrl, gst_session_world_build_ping (TRUE,
-          control_now_ms (), error));
+  gchar *json = gst_session_world_build_ping (TRUE, control_now_ms (), error);
+
+  if (json == NULL)
+    return FALSE;
+  g_free (json);
+  return send_or_defer (ctrl, ping_mark, error);
 }
 
 /**
@@ -564,7 +602,7 @@ gboolean
 gst_session_world_controller_stop (GstSessionWorldController * ctrl,
     GError ** error)
 {
-  return send_or_defer (ctrl, gst_session_world_build_stop (error));
+  return send_or_defer (ctrl, gst_session_world_build_stop (error), error);
 }
 
 static void

@@ -100,6 +100,37 @@ GST_START_TEST (test_default_world_sends_no_configure)
 
 GST_END_TEST;
 
+/* a ping (or stop) asked for before the first channel opened waits and
+ * goes once the session is ready, its time taken then; it was dropped at
+ * the channel's opening (a control script's early ping had no pong) */
+GST_START_TEST (test_early_ping_waits_for_the_session)
+{
+  GstSessionWorldController *ctrl = gst_session_world_controller_new ();
+  GError *err = NULL;
+  guint i;
+
+  fail_unless (gst_session_world_controller_ping (ctrl, NULL));
+  assert_sent (ctrl, "");
+  gst_session_world_controller_channel_open (ctrl);
+  {
+    Drained d = drain (ctrl);
+
+    fail_unless (g_str_has_prefix (d.sent->str, "{\"type\":\"ping\""),
+        "%s", d.sent->str);
+    drained_clear (&d);
+  }
+  gst_session_world_controller_channel_closed (ctrl);
+  /* bounded while no session is open */
+  for (i = 0; i < 32; i++)
+    fail_unless (gst_session_world_controller_ping (ctrl, NULL));
+  fail_if (gst_session_world_controller_ping (ctrl, &err));
+  fail_unless (err != NULL && strstr (err->message, "32") != NULL);
+  g_clear_error (&err);
+  gst_session_world_controller_free (ctrl);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_configure_first_and_acknowledged)
 {
   GstSessionWorldController *ctrl = gst_session_world_controller_new ();
@@ -387,6 +418,7 @@ worldcontroller_suite (void)
   tcase_add_test (tc, test_renewed_session_reconfigures_with_latest);
   tcase_add_test (tc, test_service_messages);
   tcase_add_test (tc, test_failed_configure_unblocks);
+  tcase_add_test (tc, test_early_ping_waits_for_the_session);
   return s;
 }
 

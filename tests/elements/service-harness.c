@@ -5,6 +5,7 @@
 
 #include <gst/check/gstcheck.h>
 #include <gio/gio.h>
+#include <libsoup/soup.h>
 #include <string.h>
 
 #include "service-harness.h"
@@ -58,7 +59,7 @@ service_harness_start (const gchar * first_arg, ...)
   g_ptr_array_add (argv, g_strdup ("--port=0"));
   va_start (args, first_arg);
   for (arg = first_arg; arg; arg = va_arg (args, const gchar *))
-    g_ptr_array_add (argv, g_strdup (arg));
+      g_ptr_array_add (argv, g_strdup (arg));
   va_end (args);
   g_ptr_array_add (argv, NULL);
 
@@ -307,4 +308,28 @@ bus_log_assert_no_error (BusLog * log)
         GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message,
         GST_STR_NULL (dbg));
   }
+}
+
+void
+service_harness_post_faults (ServiceHarness * h, const gchar * json)
+{
+  SoupSession *session = soup_session_new_with_options ("timeout", 10, NULL);
+  gchar *url = g_strconcat (h->base_url, "/admin/faults", NULL);
+  SoupMessage *msg = soup_message_new (SOUP_METHOD_POST, url);
+  GBytes *body = g_bytes_new (json, strlen (json));
+  GBytes *answer;
+  GError *error = NULL;
+  guint status;
+
+  soup_message_set_request_body_from_bytes (msg, "application/json", body);
+  answer = soup_session_send_and_read (session, msg, NULL, &error);
+  status = soup_message_get_status (msg);
+  fail_unless (answer != NULL && SOUP_STATUS_IS_SUCCESSFUL (status),
+      "POST /admin/faults %s: %s", json, error ? error->message :
+      soup_status_get_phrase (status));
+  g_bytes_unref (answer);
+  g_bytes_unref (body);
+  g_object_unref (msg);
+  g_object_unref (session);
+  g_free (url);
 }

@@ -25,6 +25,9 @@ guint service_harness_thread_count (void);
 const gchar *service_harness_base_url (ServiceHarness * h);
 /* the start-session endpoint of "world" or "director" (free it) */
 gchar *service_harness_url (ServiceHarness * h, const gchar * app);
+/* POSTs the fault rule @json (docs/reference-service.md, Faults) to the
+ * service's /admin/faults; fails the test unless it answers 2xx in 10 s */
+void service_harness_post_faults (ServiceHarness * h, const gchar * json);
 
 /* Records every message of a pipeline's bus (a sync handler), so tests
  * wait for the Nth message of a kind with a bound, in any order. */

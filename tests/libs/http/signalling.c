@@ -1030,8 +1030,9 @@ GST_END_TEST;
 
 GST_START_TEST (test_timeout)
 {
-  TestServer *ts = test_server_new (MODE_SLOW);
+  TestServer *ts = test_server_new (MODE_SLOW), *ts2;
   Record r = { 0, };
+  gchar *answer;
   GstSessionHttpSignaller *sig = signaller_new (ts->url, TEST_KEY, &r);
   guint timeout = 0;
 
@@ -1048,7 +1049,20 @@ GST_START_TEST (test_timeout)
   fail_unless (r.ended - r.started >= 250 * 1000);
   fail_if (strstr (r.error->message, TEST_KEY));
 
+  /* the attempt that timed out left the signaller's session usable */
+  ts2 = test_server_new (MODE_RESPONSE);
+  answer = answer_json ("answer", TRUE);
+  test_server_set_response (ts2, 200, "application/json", answer);
+  g_object_set (sig, "url", ts2->url, NULL);
+  start (sig, NULL, &r);
+  WAIT_FOR (r.answers == 1);
+  fail_unless_equals_string (r.sdp, ANSWER_SDP);
+  assert_equals_int (r.errors, 1);
+  assert_equals_int (ts2->requests, 1);
+
+  g_free (answer);
   signaller_free (sig);
+  test_server_free (ts2);
   test_server_free (ts);
   record_clear (&r);
 }

@@ -33,6 +33,11 @@ typedef struct
   const gchar *message;         /* an element message that must be posted */
   const gchar *text;            /* in the warning or error */
   guint warnings;               /* at least this many warnings */
+  /* members of a fault rule for the live session, posted once 8 frames
+   * came (not a time after the channel opened: under full CPU load the
+   * first frame can come later, and a stream with no frame ends in an
+   * error, not a warning) */
+  const gchar *rule;
 } Fault;
 
 /* *INDENT-OFF* */
@@ -45,12 +50,13 @@ static const Fault faults[] = {
     NULL, "image_too_small", 0 },
   { "slow-answer", "world", "--fault-answer-delay=1", NULL, RECOVERS,
     "world/session_info", NULL, 0 },
-  { "peer-dropped", "world", "--fault-drop-after=2", "media-timeout=1000",
-    ENDS_WITH_WARNING, NULL, "lost", 1 },
+  { "peer-dropped", "world", NULL, "media-timeout=1000",
+    ENDS_WITH_WARNING, NULL, "lost", 1, "\"drop_after\": 0" },
   { "peer-dropped-renew", "world", "--fault-drop-after=2",
     "media-timeout=1000 renew=true", RECOVERS, NULL, "lost", 1 },
-  { "peer-silent", "world", "--fault-drop-after=2:keep",
-    "media-timeout=1000", ENDS_WITH_WARNING, NULL, "no media", 1 },
+  { "peer-silent", "world", NULL, "media-timeout=1000", ENDS_WITH_WARNING,
+    NULL, "no media", 1,
+    "\"drop_after\": 0, \"drop_keep_response\": true" },
   { "media-stall", "world", "--fault-stall=2:2", "media-timeout=5000",
     RECOVERS, "world/stats", NULL, 0 },
   { "exhausted-early", "world", "--fault-exhaust-after=2", NULL, ENDS,
@@ -185,6 +191,21 @@ run_fault (const Fault * f)
   g_mutex_init (&v.lock);
   gst_app_sink_set_callbacks (GST_APP_SINK (sink), &cb, &v, NULL);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
+
+  if (f->rule) {
+    GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+    gchar *id = NULL, *rule;
+
+    WAIT_UNTIL (video_count (&v, NULL) >= 8, WAIT);
+    fail_unless (video_count (&v, NULL) >= 8, "%s: no media", f->name);
+    g_object_get (src, "session-id", &id, NULL);
+    gst_object_unref (src);
+    fail_unless (id != NULL, "%s: no session id", f->name);
+    rule = g_strdup_printf ("{\"session_id\": \"%s\", %s}", id, f->rule);
+    service_harness_post_faults (svc, rule);
+    g_free (rule);
+    g_free (id);
+  }
 
   switch (f->outcome) {
     case FAILS:

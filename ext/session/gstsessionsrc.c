@@ -87,6 +87,7 @@ enum
   PROP_STATS_INTERVAL,
   PROP_ICE_TCP,
   PROP_ICE_TRANSPORT_POLICY,
+  PROP_SIGNALLER,
 };
 
 enum
@@ -140,7 +141,9 @@ typedef struct
 
   /* context thread only */
   GstSessionStage *stage;
-  GstSessionHttpSignaller *signaller;
+  GstSessionSignaller *signaller;       /* the current attempt's */
+  /* object lock: the one the property sets (an HTTP one by default) */
+  GstSessionSignaller *configured_signaller;
   GstSessionRetryPolicy policy;
   guint attempt;
   GSource *retry_source;
@@ -174,8 +177,12 @@ typedef struct
   GHashTable *early_refusals;
 } GstSessionSrcPrivate;
 
-G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstSessionSrc, gst_session_src,
-    GST_TYPE_BIN);
+static void gst_session_src_child_proxy_init (GstChildProxyInterface * iface);
+
+G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstSessionSrc, gst_session_src,
+    GST_TYPE_BIN, G_ADD_PRIVATE (GstSessionSrc)
+    G_IMPLEMENT_INTERFACE (GST_TYPE_CHILD_PROXY,
+        gst_session_src_child_proxy_init));
 
 #define PRIV(s) ((GstSessionSrcPrivate *) \
     gst_session_src_get_instance_private (GST_SESSION_SRC (s)))
@@ -683,8 +690,8 @@ teardown_session (GstSessionSrc * self)
   clear_source (&priv->retry_source);
   if (priv->signaller) {
     g_signal_handlers_disconnect_by_data (priv->signaller, self);
-    gst_session_signaller_stop (GST_SESSION_SIGNALLER (priv->signaller));
-    gst_clear_object (&priv->signaller);
+    gst_session_signaller_stop (priv->signaller);
+    g_clear_object (&priv->signaller);
   }
   if (priv->stage) {
     gst_session_stage_free (priv->stage);
@@ -961,8 +968,21 @@ on_offer_ready (GstSessionStage * stage, const gchar * sdp, gpointer data)
     key = g_strdup (g_getenv ("GST_SESSION_API_KEY"));
   }
 
-  priv->signaller = gst_session_http_signaller_new (url);
-  g_object_set (priv->signaller, "api-key", key, "timeout", timeout, NULL);
+  GST_OBJECT_LOCK (self);
+  priv->signaller = g_object_ref (priv->configured_signaller);
+  GST_OBJECT_UNLOCK (self);
+  /* the HTTP signaller takes the element's url, api-key and start-timeout
+   * when they are set (signaller::url etc. otherwise); another signaller
+   * is configured by whoever made it */
+  if (GST_SESSION_IS_HTTP_SIGNALLER (priv->signaller)) {
+    if (url && *url)
+      g_object_set (priv->signaller, "url", url, NULL);
+    if (key && *key)
+      g_object_set (priv->signaller, "api-key", key, NULL);
+    g_object_set (priv->signaller, "timeout", timeout, NULL);
+  }
+  if (key)
+    memset (key, 0, strlen (key));
   g_free (url);
   g_free (key);
   g_signal_connect (priv->signaller, "answer", G_CALLBACK (on_answer), self);
@@ -970,15 +990,17 @@ on_offer_ready (GstSessionStage * stage, const gchar * sdp, gpointer data)
       G_CALLBACK (on_signaller_error), self);
   g_signal_connect (priv->signaller, "closed",
       G_CALLBACK (on_signaller_closed), self);
-  if (!gst_session_signaller_start (GST_SESSION_SIGNALLER (priv->signaller),
-          sdp, NULL, &err)) {
+  if (!gst_session_signaller_start (priv->signaller, sdp, NULL, &err)) {
     start_failed (self, err, NULL);
     g_error_free (err);
     return;
   }
   GST_OBJECT_LOCK (self);
   g_free (priv->session_id);
-  g_object_get (priv->signaller, "session-id", &priv->session_id, NULL);
+  priv->session_id = NULL;
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (priv->signaller),
+          "session-id"))
+    g_object_get (priv->signaller, "session-id", &priv->session_id, NULL);
   GST_OBJECT_UNLOCK (self);
 }
 
@@ -1296,6 +1318,27 @@ preferred_audio_rate (GstSessionSrc * self, gint * channels)
   return rate;
 }
 
+/* With the object lock: the start-session URL, the element's or else the
+ * signaller's own `url` (signaller::url), if it has one. ICE gathers on
+ * loopback alone for a loopback service (libnice skips it otherwise). */
+static gchar *
+signalling_url_locked (GstSessionSrcPrivate * priv)
+{
+  GParamSpec *pspec;
+  gchar *url = NULL;
+
+  if (priv->url && *priv->url)
+    return g_strdup (priv->url);
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS
+      (priv->configured_signaller), "url");
+  if (pspec && pspec->value_type == G_TYPE_STRING &&
+      (pspec->flags & G_PARAM_READABLE))
+    g_object_get (priv->configured_signaller, "url", &url, NULL);
+  if (url && *url == '\0')
+    g_clear_pointer (&url, g_free);
+  return url;
+}
+
 static void
 start_session (GstSessionSrc * self)
 {
@@ -1304,6 +1347,7 @@ start_session (GstSessionSrc * self)
   GstSessionStageConfig config = { 0, };
   GError *err = NULL;
   gchar *url, *stun, *turn, *label;
+  gboolean http;
   guint i;
 
   if (!priv->want_session || priv->ended || priv->stage)
@@ -1312,11 +1356,12 @@ start_session (GstSessionSrc * self)
   /* copies taken under the lock: set_property may replace and free the
    * strings meanwhile (renewals run while PLAYING) */
   GST_OBJECT_LOCK (self);
-  url = g_strdup (priv->url);
+  url = signalling_url_locked (priv);
+  http = GST_SESSION_IS_HTTP_SIGNALLER (priv->configured_signaller);
   config.video = TRUE;
   config.audio = klass->has_audio;
   config.decode = priv->decode;
-  config.loopback_only = url_is_loopback (priv->url);
+  config.loopback_only = url_is_loopback (url);
   config.ice_tcp = priv->ice_tcp;
   config.relay_only = priv->ice_transport_policy ==
       GST_WEBRTC_ICE_TRANSPORT_POLICY_RELAY;
@@ -1331,7 +1376,7 @@ start_session (GstSessionSrc * self)
   GST_OBJECT_UNLOCK (self);
   config.audio_rate = preferred_audio_rate (self, &config.audio_channels);
 
-  if (url == NULL) {
+  if (url == NULL && http) {
     GError *e = g_error_new_literal (GST_RESOURCE_ERROR,
         GST_RESOURCE_ERROR_NOT_FOUND, "No url set: the start-session "
         "endpoint, e.g. http://127.0.0.1:8080/world/start-session");
@@ -1728,6 +1773,17 @@ gst_session_src_set_property (GObject * object, guint prop_id,
       g_free (priv->api_key);
       priv->api_key = g_value_dup_string (value);
       break;
+    case PROP_SIGNALLER:{
+      GstSessionSignaller *sig = g_value_dup_object (value);
+
+      /* NULL: back to an HTTP signaller of its own */
+      if (sig == NULL)
+        sig = GST_SESSION_SIGNALLER (gst_object_ref_sink
+            (gst_session_http_signaller_new (NULL)));
+      g_set_object (&priv->configured_signaller, sig);
+      g_object_unref (sig);
+      break;
+    }
     case PROP_STUN_SERVER:
       g_free (priv->stun_server);
       priv->stun_server = g_value_dup_string (value);
@@ -1799,6 +1855,9 @@ gst_session_src_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_URL:
       g_value_set_string (value, priv->url);
       break;
+    case PROP_SIGNALLER:
+      g_value_set_object (value, priv->configured_signaller);
+      break;
     case PROP_STUN_SERVER:
       g_value_set_string (value, priv->stun_server);
       break;
@@ -1865,6 +1924,7 @@ gst_session_src_finalize (GObject * object)
     gst_session_output_free (priv->outputs[i]);
   g_free (priv->url);
   g_free (priv->api_key);
+  g_clear_object (&priv->configured_signaller);
   g_free (priv->stun_server);
   g_free (priv->turn_server);
   g_free (priv->channel_label);
@@ -1916,6 +1976,8 @@ gst_session_src_init (GstSessionSrc * self)
 {
   GstSessionSrcPrivate *priv = PRIV (self);
 
+  priv->configured_signaller = GST_SESSION_SIGNALLER (gst_object_ref_sink
+      (gst_session_http_signaller_new (NULL)));
   priv->latency = DEFAULT_LATENCY;
   priv->stats_interval = DEFAULT_STATS_INTERVAL;
   priv->decode = DEFAULT_DECODE;
@@ -1935,6 +1997,50 @@ gst_session_src_init (GstSessionSrc * self)
   g_queue_init (&priv->outbox);
   gst_session_retry_policy_init (&priv->policy);
   GST_OBJECT_FLAG_SET (self, GST_ELEMENT_FLAG_SOURCE);
+}
+
+/* ---- GstChildProxy: the bin's elements, and "signaller" ---- */
+
+static GstChildProxyInterface *parent_child_proxy;
+
+static GObject *
+child_proxy_get_child_by_name (GstChildProxy * proxy, const gchar * name)
+{
+  GstSessionSrcPrivate *priv = PRIV (proxy);
+  GObject *child = NULL;
+
+  if (g_strcmp0 (name, "signaller") == 0) {
+    GST_OBJECT_LOCK (proxy);
+    child = g_object_ref (G_OBJECT (priv->configured_signaller));
+    GST_OBJECT_UNLOCK (proxy);
+    return child;
+  }
+  return parent_child_proxy->get_child_by_name (proxy, name);
+}
+
+static guint
+child_proxy_get_children_count (GstChildProxy * proxy)
+{
+  return parent_child_proxy->get_children_count (proxy) + 1;
+}
+
+static GObject *
+child_proxy_get_child_by_index (GstChildProxy * proxy, guint index)
+{
+  guint n = parent_child_proxy->get_children_count (proxy);
+
+  if (index == n)
+    return child_proxy_get_child_by_name (proxy, "signaller");
+  return parent_child_proxy->get_child_by_index (proxy, index);
+}
+
+static void
+gst_session_src_child_proxy_init (GstChildProxyInterface * iface)
+{
+  parent_child_proxy = g_type_interface_peek_parent (iface);
+  iface->get_child_by_name = child_proxy_get_child_by_name;
+  iface->get_children_count = child_proxy_get_children_count;
+  iface->get_child_by_index = child_proxy_get_child_by_index;
 }
 
 static void
@@ -1979,6 +2085,23 @@ gst_session_src_class_init (GstSessionSrcClass * klass)
       g_param_spec_string ("api-key", "API key",
           "The service's API key (write-only, never logged)", NULL,
           G_PARAM_WRITABLE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstSessionSrc:signaller:
+   *
+   * How the offer reaches the service and the answer comes back: any
+   * #GstSessionSignaller. By default a #GstSessionHttpSignaller of the
+   * element's own, which takes #GstSessionSrc:url, #GstSessionSrc:api-key
+   * and #GstSessionSrc:start-timeout when they are set; its other
+   * properties are reached as a child, `signaller::tls-validation=false`
+   * or `signaller::keepalive-timeout=60000` (GstChildProxy). Setting NULL
+   * gives the element a new HTTP signaller.
+   */
+  g_object_class_install_property (gobject_class, PROP_SIGNALLER,
+      g_param_spec_object ("signaller", "Signaller",
+          "The start-session signaller (an HTTP one by default)",
+          GST_SESSION_TYPE_SIGNALLER, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
 
   g_object_class_install_property (gobject_class, PROP_STUN_SERVER,
       g_param_spec_string ("stun-server", "STUN server",

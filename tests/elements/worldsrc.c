@@ -14,6 +14,8 @@
 #include <malloc.h>
 #include <unistd.h>
 
+#include <gst/session/http/http.h>
+
 #include "service-harness.h"
 
 #define FRAME (GST_SECOND / 16)
@@ -698,6 +700,176 @@ GST_START_TEST (test_refusal_before_ready_fails)
 
 GST_END_TEST;
 
+/* A signaller of the test's own: it hands each start to an HTTP signaller
+ * and passes its signals on, counting the starts (the element uses the
+ * signaller it is given, not one of its own) */
+#define TEST_TYPE_SIGNALLER (test_signaller_get_type ())
+G_DECLARE_FINAL_TYPE (TestSignaller, test_signaller, TEST, SIGNALLER, GObject);
+
+struct _TestSignaller
+{
+  GObject parent;
+  GstSessionHttpSignaller *inner;
+  gint starts;
+};
+
+/* "url", read-only: the element gathers on loopback for a loopback one */
+static void
+test_signaller_get_property (GObject * object, guint id, GValue * value,
+    GParamSpec * pspec)
+{
+  g_object_get_property (G_OBJECT (TEST_SIGNALLER (object)->inner), "url",
+      value);
+}
+
+static void test_signaller_iface_init (GstSessionSignallerInterface * iface);
+
+G_DEFINE_TYPE_WITH_CODE (TestSignaller, test_signaller, G_TYPE_OBJECT,
+    G_IMPLEMENT_INTERFACE (GST_SESSION_TYPE_SIGNALLER,
+        test_signaller_iface_init));
+
+static void
+inner_answer (GstSessionSignaller * inner, const gchar * sdp,
+    const GstStructure * answer, TestSignaller * self)
+{
+  gst_session_signaller_emit_answer (GST_SESSION_SIGNALLER (self), sdp, answer);
+}
+
+static void
+inner_error (GstSessionSignaller * inner, const GError * error,
+    const GstSessionHttpError * http, TestSignaller * self)
+{
+  gst_session_signaller_emit_error (GST_SESSION_SIGNALLER (self), error, http);
+}
+
+static void
+inner_closed (GstSessionSignaller * inner, gint reason, const GError * error,
+    TestSignaller * self)
+{
+  gst_session_signaller_emit_closed (GST_SESSION_SIGNALLER (self), reason,
+      error);
+}
+
+static gboolean
+test_signaller_start (GstSessionSignaller * signaller, const gchar * sdp,
+    const gchar * session_id, GError ** error)
+{
+  TestSignaller *self = TEST_SIGNALLER (signaller);
+
+  g_atomic_int_inc (&self->starts);
+  return gst_session_signaller_start (GST_SESSION_SIGNALLER (self->inner),
+      sdp, session_id, error);
+}
+
+static void
+test_signaller_stop (GstSessionSignaller * signaller)
+{
+  gst_session_signaller_stop (GST_SESSION_SIGNALLER (TEST_SIGNALLER
+          (signaller)->inner));
+}
+
+static void
+test_signaller_iface_init (GstSessionSignallerInterface * iface)
+{
+  iface->start = test_signaller_start;
+  iface->stop = test_signaller_stop;
+}
+
+static void
+test_signaller_finalize (GObject * object)
+{
+  TestSignaller *self = TEST_SIGNALLER (object);
+
+  g_signal_handlers_disconnect_by_data (self->inner, self);
+  gst_object_unref (self->inner);
+  G_OBJECT_CLASS (test_signaller_parent_class)->finalize (object);
+}
+
+static void
+test_signaller_class_init (TestSignallerClass * klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = test_signaller_finalize;
+  G_OBJECT_CLASS (klass)->get_property = test_signaller_get_property;
+  g_object_class_install_property (G_OBJECT_CLASS (klass), 1,
+      g_param_spec_string ("url", "URL", "The service", NULL,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+}
+
+static void
+test_signaller_init (TestSignaller * self)
+{
+}
+
+static TestSignaller *
+test_signaller_new (const gchar * url)
+{
+  TestSignaller *self = g_object_new (TEST_TYPE_SIGNALLER, NULL);
+
+  self->inner = gst_object_ref_sink (gst_session_http_signaller_new (url));
+  g_signal_connect (self->inner, "answer", G_CALLBACK (inner_answer), self);
+  g_signal_connect (self->inner, "error", G_CALLBACK (inner_error), self);
+  g_signal_connect (self->inner, "closed", G_CALLBACK (inner_closed), self);
+  return self;
+}
+
+/* the signaller: an HTTP one by default, whose own properties are set as
+ * a child (signaller::url, no url on the element), or one given to the
+ * element, which it then uses */
+GST_START_TEST (test_signaller_property)
+{
+  ServiceHarness *svc = service_harness_start (NULL, NULL);
+  gchar *url = service_harness_url (svc, "world");
+  gchar *desc = g_strdup_printf ("worldsrc name=src signaller::url=%s "
+      "signaller::keepalive-timeout=60000 ! appsink name=sink sync=false",
+      url);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GstElement *src = get_src (pipeline);
+  GObject *sig = NULL;
+  TestSignaller *mine;
+  Frames *f = frames_attach (pipeline);
+  BusLog *log = bus_log_new (pipeline);
+  guint keepalive = 0;
+
+  g_object_get (src, "signaller", &sig, NULL);
+  fail_unless (GST_SESSION_IS_HTTP_SIGNALLER (sig));
+  g_object_get (sig, "keepalive-timeout", &keepalive, NULL);
+  fail_unless_equals_int (keepalive, 60000);
+  g_object_unref (sig);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  fail_unless (frames_wait (f, 16, WAIT) >= 16, "no frames through "
+      "signaller::url");
+  bus_log_assert_no_error (log);
+  stop_pipeline (pipeline);
+  bus_log_free (log);
+  frames_free (f);
+  gst_object_unref (src);
+  gst_object_unref (pipeline);
+
+  pipeline = world_pipeline (svc, NULL);
+  src = get_src (pipeline);
+  g_object_set (src, "url", NULL, NULL);
+  mine = test_signaller_new (url);
+  g_object_set (src, "signaller", mine, NULL);
+  f = frames_attach (pipeline);
+  log = bus_log_new (pipeline);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  fail_unless (frames_wait (f, 16, WAIT) >= 16, "no frames through the "
+      "given signaller");
+  fail_unless_equals_int (g_atomic_int_get (&mine->starts), 1);
+  bus_log_assert_no_error (log);
+  stop_pipeline (pipeline);
+  bus_log_free (log);
+  frames_free (f);
+  gst_object_unref (src);
+  gst_object_unref (pipeline);
+  g_object_unref (mine);
+  g_free (desc);
+  g_free (url);
+  service_harness_stop (svc);
+}
+
+GST_END_TEST;
+
 /* the peer goes away silently once frames came: EOS and a warning, the
  * file is playable. The drop is asked for then, not a fixed time after the
  * channel opened: under full CPU load the first frame came later than
@@ -1128,6 +1300,7 @@ worldsrc_suite (void)
   tcase_add_test (tc, test_peer_dropped_gives_eos);
   tcase_add_test (tc, test_eos_sends_stop);
   tcase_add_test (tc, test_control_script);
+  tcase_add_test (tc, test_signaller_property);
   tcase_add_test (tc, test_api_key_never_logged);
   tcase_add_test (tc, test_start_stop_cycles);
   tcase_add_test (tc, test_stop_at_racy_moments);

@@ -30,6 +30,7 @@
 #include <gst/app/app.h>
 #include <gst/audio/audio.h>
 
+#include "lossmeter.h"
 #include "media.h"
 
 typedef struct _SvcFeeder SvcFeeder;
@@ -50,14 +51,9 @@ struct _SvcFeeder
   GstElement *encoder;          /* live audio only: opusenc */
   GstElement *pay;
   gchar *last_text;
-  /* media lock, live audio: the receiver's loss, smoothed, in 1/4096;
-   * the report that began the current window */
-  guint loss_avg;
+  /* media lock, live audio: the receiver's loss */
+  SvcLossMeter loss;
   gint fec_percent;             /* what the encoder was last given */
-  gboolean have_window;
-  gint64 window_start;          /* monotonic µs */
-  gint32 window_lost;
-  guint32 window_highest;
 
   /* streaming thread only */
   gboolean started;
@@ -750,7 +746,7 @@ feeder_init (SvcMedia * media, SvcFeeder * feeder, gboolean video,
   }
   feeder->encoder = gst_bin_get_by_name (GST_BIN (feeder->bin), "enc");
   feeder->fec_percent = 0;
-  feeder->loss_avg = 0;
+  memset (&feeder->loss, 0, sizeof (feeder->loss));
   feeder->appsrc = GST_APP_SRC (gst_bin_get_by_name (GST_BIN (feeder->bin),
           "src"));
   feeder->overlay = gst_bin_get_by_name (GST_BIN (feeder->bin), "overlay");
@@ -858,35 +854,6 @@ svc_media_stop (SvcMedia * media)
   g_mutex_unlock (&media->lock);
 }
 
-/* The FEC levels live audio moves between, as libwebrtc's Opus sender
- * does: the expected loss in %, and the loss (in 1/256, as receiver
- * reports give it) at or above which it applies. Going down, the loss
- * must fall 40 % below the level's threshold (no flapping). */
-static const struct
-{
-  gint percent;
-  guint threshold;
-} fec_levels[] = {
-  {20, 51}, {10, 26}, {5, 13}, {1, 3},
-};
-
-static gint
-fec_level (guint loss, gint current)
-{
-  guint i;
-
-  for (i = 0; i < G_N_ELEMENTS (fec_levels); i++) {
-    guint t = fec_levels[i].threshold;
-
-    /* staying at the current level takes less */
-    if (fec_levels[i].percent <= current)
-      t = t * 3 / 5;
-    if (loss >= t)
-      return fec_levels[i].percent;
-  }
-  return 0;
-}
-
 /* A receiver report about one of this media's streams: @lost packets
  * lost in all and @highest the extended highest sequence number received.
  * Live audio adds in-band FEC for the loss its receiver sees (over
@@ -900,11 +867,9 @@ svc_media_report_loss (SvcMedia * media, guint32 ssrc, gint32 lost,
 {
   SvcFeeder *feeder = &media->audio;
   GstStructure *stats = NULL;
-  guint pay_ssrc = 0, sample, fraction_lost;
+  guint pay_ssrc = 0;
+  gdouble pct;
   gint level;
-  gdouble avg;
-  gint64 now = g_get_monotonic_time ();
-  gint64 expected, got_lost;
 
   if (feeder->encoder == NULL || feeder->pay == NULL)
     return;
@@ -918,42 +883,20 @@ svc_media_report_loss (SvcMedia * media, guint32 ssrc, gint32 lost,
   gst_structure_free (stats);
 
   g_mutex_lock (&media->lock);
-  if (!feeder->have_window || (gint32) (highest - feeder->window_highest) < 0) {
-    feeder->have_window = TRUE;
-    feeder->window_start = now;
-    feeder->window_lost = lost;
-    feeder->window_highest = highest;
+  if (!svc_loss_meter_report (&feeder->loss, g_get_monotonic_time (), lost,
+          highest, &pct)) {
     g_mutex_unlock (&media->lock);
     return;
   }
-  if (now - feeder->window_start < G_USEC_PER_SEC) {
-    g_mutex_unlock (&media->lock);
-    return;
-  }
-  expected = (gint64) (guint32) (highest - feeder->window_highest);
-  got_lost = (gint64) lost - feeder->window_lost;
-  feeder->window_start = now;
-  feeder->window_lost = lost;
-  feeder->window_highest = highest;
-  if (expected <= 0) {
-    g_mutex_unlock (&media->lock);
-    return;
-  }
-  fraction_lost = (guint) CLAMP (got_lost * 256 / expected, 0, 255);
-  /* smoothed over some four seconds (in 1/16 of 1/256): one lost burst
-   * is not a lossy path; the levels' hysteresis does the rest */
-  sample = fraction_lost * 16;
-  feeder->loss_avg = (feeder->loss_avg * 3 + sample) / 4;
-  level = fec_level (feeder->loss_avg / 16, feeder->fec_percent);
+  level = svc_loss_level (pct, feeder->fec_percent);
   if (level == feeder->fec_percent) {
     g_mutex_unlock (&media->lock);
     return;
   }
   feeder->fec_percent = level;
-  avg = feeder->loss_avg / 16.0;
   g_mutex_unlock (&media->lock);
-  GST_INFO ("receiver loss %.1f %% (smoothed %.1f %%): audio in-band FEC "
-      "for %d %% loss", fraction_lost * 100.0 / 256, avg * 100.0 / 256, level);
+  GST_INFO ("receiver loss %.1f %%: audio in-band FEC for %d %% loss", pct,
+      level);
   g_object_set (feeder->encoder, "packet-loss-percentage", level, NULL);
 }
 

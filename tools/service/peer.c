@@ -24,6 +24,7 @@
 #include <gst/webrtc/webrtc.h>
 #include <gst/rtp/rtp.h>
 
+#include "lossmeter.h"
 #include "peer.h"
 
 #define GATHER_POLL_MS 5
@@ -52,6 +53,12 @@ struct _SvcPeer
   GstWebRTCDataChannel *channel;
   GPtrArray *candidates;        /* "mline candidate" strings */
   GObject *rtp_session;         /* RTPSession, for receiver reports */
+
+  /* main thread: the video's ULPFEC follows its receiver's loss */
+  GstWebRTCRTPTransceiver *fec_trans;
+  guint32 video_ssrc;
+  SvcLossMeter video_loss;
+  gint fec_level;
 };
 
 typedef enum
@@ -173,6 +180,12 @@ svc_offer_parse (const gchar * text, SvcCodec preferred, SvcOffer * offer,
         continue;
       offer->kinds[i] = SVC_STREAM_VIDEO;
       offer->has_video = TRUE;
+      {
+        guint red, ulpfec;
+
+        offer->video_fec = find_codec (media, "RED", FALSE, &red) &&
+            find_codec (media, "ULPFEC", FALSE, &ulpfec);
+      }
       if (has_h264 && (!has_vp8 || preferred == SVC_CODEC_H264)) {
         offer->codec = SVC_CODEC_H264;
         offer->video_pt = h264;
@@ -209,6 +222,29 @@ peer_event_free (PeerEvent * ev)
 }
 
 static void report_open (SvcPeer * peer);
+
+/* ULPFEC (RFC 5109, in RED) for the video, when the offer has it: FEC
+ * packets for twice the loss level its receiver reports (libwebrtc
+ * protects with a rate that grows with the loss), none on a clean path,
+ * where the RED wrapping costs a byte a packet. */
+static void
+video_loss_report (SvcPeer * peer, gint32 lost, guint32 highest)
+{
+  gdouble pct;
+  gint level;
+
+  if (!svc_loss_meter_report (&peer->video_loss, g_get_monotonic_time (),
+          lost, highest, &pct))
+    return;
+  level = svc_loss_level (pct, peer->fec_level);
+  if (level == peer->fec_level)
+    return;
+  peer->fec_level = level;
+  GST_INFO ("receiver loss %.1f %%: video ULPFEC at %d %%", pct,
+      MIN (2 * level, 50));
+  g_object_set (peer->fec_trans, "fec-percentage", (guint) MIN (2 * level,
+          50), NULL);
+}
 
 static gboolean
 peer_event_dispatch (gpointer data)
@@ -256,6 +292,8 @@ peer_event_dispatch (gpointer data)
       peer->callbacks.failed (peer->user_data, ev->text);
       break;
     case EV_LOSS:
+      if (peer->fec_trans && ev->ssrc == peer->video_ssrc)
+        video_loss_report (peer, ev->lost, ev->highest);
       if (peer->callbacks.loss_report)
         peer->callbacks.loss_report (peer->user_data, ev->ssrc, ev->lost,
             ev->highest);
@@ -844,6 +882,14 @@ svc_peer_add_stream (SvcPeer * peer, GstPad * src, SvcStreamKind kind,
      * through rtpbin */
     if (kind == SVC_STREAM_VIDEO)
       g_object_set (trans, "do-nack", TRUE, NULL);
+    /* and ULPFEC in RED when the offer has both (a browser's does) */
+    if (kind == SVC_STREAM_VIDEO && offer->video_fec) {
+      g_object_set (trans, "fec-type", GST_WEBRTC_FEC_TYPE_ULP_RED,
+          "fec-percentage", 0u, NULL);
+      gst_structure_get_uint (gst_caps_get_structure (caps, 0), "ssrc",
+          &peer->video_ssrc);
+      gst_object_replace ((GstObject **) & peer->fec_trans, GST_OBJECT (trans));
+    }
     gst_object_unref (trans);
   }
   gst_caps_unref (caps);
@@ -998,6 +1044,7 @@ svc_peer_free (SvcPeer * peer)
     gst_object_unref (channel);
   }
   g_signal_handlers_disconnect_by_data (peer->webrtc, peer);
+  gst_clear_object (&peer->fec_trans);
   gst_object_unref (peer->pipeline);
   peer->pipeline = NULL;
   peer_unref (peer);

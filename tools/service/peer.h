@@ -33,6 +33,7 @@ typedef struct
   SvcCodec codec;
   guint video_pt;
   guint audio_pt;
+  gboolean video_fec;           /* the video offers red and ulpfec */
 } SvcOffer;
 
 gboolean svc_offer_parse (const gchar * text, SvcCodec preferred,

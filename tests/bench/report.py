@@ -995,6 +995,28 @@ def section_net_ttff(doc, r):
     doc.add()
 
 
+def section_net_outage(doc, r):
+    """Section 12, rendered by tests/bench/net-outage itself."""
+    doc.add("## 12. Resuming after a blackout of the path")
+    doc.add()
+    if r is None:
+        doc.add("Not run in this report; run `tests/bench/run --net` or "
+                "`tests/bench/net-outage --markdown` (root, Chromium).")
+        return
+    import importlib.machinery
+    import importlib.util
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "net-outage")
+    loader = importlib.machinery.SourceFileLoader("net_outage", path)
+    module = importlib.util.module_from_spec(
+        importlib.util.spec_from_loader("net_outage", loader))
+    loader.exec_module(module)
+    doc.add(module.intro(r).rstrip())
+    doc.add()
+    doc.add(module.markdown(r).rstrip())
+    doc.add()
+
+
 # ---------------------------------------------------------------- main
 
 def main():
@@ -1002,7 +1024,8 @@ def main():
     machine = load(directory, "machine") or {}
     results = {n: load(directory, n) for n in
                ["ttff", "control", "cpu", "scale", "renew", "director",
-                "contract", "webhook", "soak", "net", "net-ttff"]}
+                "contract", "webhook", "soak", "net", "net-ttff",
+                "net-outage"]}
     doc = Doc()
     section_ttff(doc, results["ttff"])
     section_control(doc, results["control"])
@@ -1015,6 +1038,7 @@ def main():
     section_soak(doc, results["soak"])
     section_net(doc, results["net"])
     section_net_ttff(doc, results["net-ttff"])
+    section_net_outage(doc, results["net-outage"])
 
     head = [
         "# Performance",

@@ -973,48 +973,39 @@ def section_net(doc, r):
         doc.row(*row)
 
 
-def section_net_ttff(doc, r):
-    """Section 11, rendered by tests/bench/net-ttff itself."""
-    doc.add("## 11. Time to first frame across network paths")
+def section_rendered(doc, r, title, script):
+    """A section that tests/bench/SCRIPT renders itself (its intro() and
+    markdown()), from its JSON result @r."""
+    doc.add(title)
     doc.add()
     if r is None:
         doc.add("Not run in this report; run `tests/bench/run --net` or "
-                "`tests/bench/net-ttff --markdown` (root, Chromium).")
+                "`tests/bench/%s --markdown` (root, Chromium)." % script)
         return
     import importlib.machinery
     import importlib.util
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                        "net-ttff")
-    loader = importlib.machinery.SourceFileLoader("net_ttff", path)
+    name = script.replace("-", "_")
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), script)
+    loader = importlib.machinery.SourceFileLoader(name, path)
     module = importlib.util.module_from_spec(
-        importlib.util.spec_from_loader("net_ttff", loader))
+        importlib.util.spec_from_loader(name, loader))
     loader.exec_module(module)
     doc.add(module.intro(r).rstrip())
     doc.add()
     doc.add(module.markdown(r).rstrip())
     doc.add()
+
+
+def section_net_ttff(doc, r):
+    """Section 11, rendered by tests/bench/net-ttff itself."""
+    section_rendered(doc, r, "## 11. Time to first frame across network paths",
+                     "net-ttff")
 
 
 def section_net_outage(doc, r):
     """Section 12, rendered by tests/bench/net-outage itself."""
-    doc.add("## 12. Resuming after a blackout of the path")
-    doc.add()
-    if r is None:
-        doc.add("Not run in this report; run `tests/bench/run --net` or "
-                "`tests/bench/net-outage --markdown` (root, Chromium).")
-        return
-    import importlib.machinery
-    import importlib.util
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                        "net-outage")
-    loader = importlib.machinery.SourceFileLoader("net_outage", path)
-    module = importlib.util.module_from_spec(
-        importlib.util.spec_from_loader("net_outage", loader))
-    loader.exec_module(module)
-    doc.add(module.intro(r).rstrip())
-    doc.add()
-    doc.add(module.markdown(r).rstrip())
-    doc.add()
+    section_rendered(doc, r, "## 12. Resuming after a blackout of the path",
+                     "net-outage")
 
 
 # ---------------------------------------------------------------- main

@@ -812,6 +812,23 @@ test_signaller_new (const gchar * url)
   return self;
 }
 
+/* plays @pipeline (taken) until 16 frames came, with no error, then
+ * stops and frees it */
+static void
+play_until_frames (GstElement * pipeline, const gchar * what)
+{
+  Frames *f = frames_attach (pipeline);
+  BusLog *log = bus_log_new (pipeline);
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  fail_unless (frames_wait (f, 16, WAIT) >= 16, "no frames through %s", what);
+  bus_log_assert_no_error (log);
+  stop_pipeline (pipeline);
+  bus_log_free (log);
+  frames_free (f);
+  gst_object_unref (pipeline);
+}
+
 /* the signaller: an HTTP one by default, whose own properties are set as
  * a child (signaller::url, no url on the element), or one given to the
  * element, which it then uses */
@@ -826,8 +843,6 @@ GST_START_TEST (test_signaller_property)
   GstElement *src = get_src (pipeline);
   GObject *sig = NULL;
   TestSignaller *mine;
-  Frames *f = frames_attach (pipeline);
-  BusLog *log = bus_log_new (pipeline);
   guint keepalive = 0;
 
   g_object_get (src, "signaller", &sig, NULL);
@@ -835,33 +850,17 @@ GST_START_TEST (test_signaller_property)
   g_object_get (sig, "keepalive-timeout", &keepalive, NULL);
   fail_unless_equals_int (keepalive, 60000);
   g_object_unref (sig);
-  gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  fail_unless (frames_wait (f, 16, WAIT) >= 16, "no frames through "
-      "signaller::url");
-  bus_log_assert_no_error (log);
-  stop_pipeline (pipeline);
-  bus_log_free (log);
-  frames_free (f);
   gst_object_unref (src);
-  gst_object_unref (pipeline);
+  play_until_frames (pipeline, "signaller::url");
 
   pipeline = world_pipeline (svc, NULL);
   src = get_src (pipeline);
   g_object_set (src, "url", NULL, NULL);
   mine = test_signaller_new (url);
   g_object_set (src, "signaller", mine, NULL);
-  f = frames_attach (pipeline);
-  log = bus_log_new (pipeline);
-  gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  fail_unless (frames_wait (f, 16, WAIT) >= 16, "no frames through the "
-      "given signaller");
-  fail_unless_equals_int (g_atomic_int_get (&mine->starts), 1);
-  bus_log_assert_no_error (log);
-  stop_pipeline (pipeline);
-  bus_log_free (log);
-  frames_free (f);
   gst_object_unref (src);
-  gst_object_unref (pipeline);
+  play_until_frames (pipeline, "the given signaller");
+  fail_unless_equals_int (g_atomic_int_get (&mine->starts), 1);
   g_object_unref (mine);
   g_free (desc);
   g_free (url);

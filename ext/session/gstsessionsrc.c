@@ -947,12 +947,16 @@ on_signaller_closed (GstSessionSignaller * signaller, gint reason,
   session_lost (self, error ? error->message : "the service ended it");
 }
 
+/* The signaller of the next attempt, configured (the HTTP one takes the
+ * element's url, api-key and start-timeout when they are set, and
+ * signaller::url etc. otherwise; another signaller is configured by
+ * whoever made it) and told to prepare, so that what it opens overlaps
+ * with the offer being made. */
 static void
-on_offer_ready (GstSessionStage * stage, const gchar * sdp, gpointer data)
+prepare_signaller (GstSessionSrc * self)
 {
-  GstSessionSrc *self = data;
   GstSessionSrcPrivate *priv = PRIV (self);
-  GError *err = NULL;
+  GstSessionSignaller *signaller;
   gchar *url, *key;
   guint timeout;
 
@@ -960,6 +964,7 @@ on_offer_ready (GstSessionStage * stage, const gchar * sdp, gpointer data)
   url = g_strdup (priv->url);
   key = g_strdup (priv->api_key);
   timeout = priv->start_timeout;
+  signaller = g_object_ref (priv->configured_signaller);
   GST_OBJECT_UNLOCK (self);
   /* gst-launch's parser logs its command line at debug level: the key is
    * better given in the environment there */
@@ -967,24 +972,31 @@ on_offer_ready (GstSessionStage * stage, const gchar * sdp, gpointer data)
     g_free (key);
     key = g_strdup (g_getenv ("GST_SESSION_API_KEY"));
   }
-
-  GST_OBJECT_LOCK (self);
-  priv->signaller = g_object_ref (priv->configured_signaller);
-  GST_OBJECT_UNLOCK (self);
-  /* the HTTP signaller takes the element's url, api-key and start-timeout
-   * when they are set (signaller::url etc. otherwise); another signaller
-   * is configured by whoever made it */
-  if (GST_SESSION_IS_HTTP_SIGNALLER (priv->signaller)) {
+  if (GST_SESSION_IS_HTTP_SIGNALLER (signaller)) {
     if (url && *url)
-      g_object_set (priv->signaller, "url", url, NULL);
+      g_object_set (signaller, "url", url, NULL);
     if (key && *key)
-      g_object_set (priv->signaller, "api-key", key, NULL);
-    g_object_set (priv->signaller, "timeout", timeout, NULL);
+      g_object_set (signaller, "api-key", key, NULL);
+    g_object_set (signaller, "timeout", timeout, NULL);
   }
   if (key)
     memset (key, 0, strlen (key));
   g_free (url);
   g_free (key);
+  gst_session_signaller_prepare (signaller);
+  g_object_unref (signaller);
+}
+
+static void
+on_offer_ready (GstSessionStage * stage, const gchar * sdp, gpointer data)
+{
+  GstSessionSrc *self = data;
+  GstSessionSrcPrivate *priv = PRIV (self);
+  GError *err = NULL;
+
+  GST_OBJECT_LOCK (self);
+  priv->signaller = g_object_ref (priv->configured_signaller);
+  GST_OBJECT_UNLOCK (self);
   g_signal_connect (priv->signaller, "answer", G_CALLBACK (on_answer), self);
   g_signal_connect (priv->signaller, "error",
       G_CALLBACK (on_signaller_error), self);
@@ -1389,6 +1401,8 @@ start_session (GstSessionSrc * self)
     return;
   }
   g_free (url);
+  /* the start-session connection opens while the offer is made */
+  prepare_signaller (self);
 
   config.clock = gst_element_get_clock (GST_ELEMENT (self));
   config.base_time = gst_element_get_base_time (GST_ELEMENT (self));

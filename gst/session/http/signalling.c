@@ -197,6 +197,27 @@ gst_session_signaller_stop (GstSessionSignaller * signaller)
 }
 
 /**
+ * gst_session_signaller_prepare:
+ * @signaller: a signaller.
+ *
+ * A start() is near (the offer is being made): the signaller may open now
+ * what the start will need, so that it overlaps with the offer. Optional
+ * (@prepare may be %NULL); nothing is emitted, and a failure here only
+ * means the start opens it itself.
+ */
+void
+gst_session_signaller_prepare (GstSessionSignaller * signaller)
+{
+  GstSessionSignallerInterface *iface;
+
+  g_return_if_fail (GST_SESSION_IS_SIGNALLER (signaller));
+
+  iface = GST_SESSION_SIGNALLER_GET_IFACE (signaller);
+  if (iface->prepare)
+    iface->prepare (signaller);
+}
+
+/**
  * gst_session_signaller_emit_answer:
  * @signaller: a signaller.
  * @sdp: the SDP answer.
@@ -365,6 +386,9 @@ struct _GstSessionHttpSignaller
   /* made at the first start(), kept for all; each attempt holds a
    * reference (the attempt may outlive the signaller) */
   SoupSession *session;
+  /* prepare(): the connection made ahead of the next start */
+  GCancellable *preconnect;
+  gboolean preconnected;
 };
 
 static Call *
@@ -959,6 +983,15 @@ gst_session_http_signaller_start (GstSessionSignaller * signaller,
   g_bytes_unref (body);
 
   GST_OBJECT_LOCK (self);
+  if (self->preconnect || self->preconnected) {
+    /* libsoup gives a POST a connection of its own, never an idle one,
+     * unless the request may be sent twice: the one prepare() opened has
+     * carried no request, so it is taken (measured: the TCP handshake's
+     * round trip left start-session's time) and nothing is resent on it */
+    soup_message_add_flags (call->msg, SOUP_MESSAGE_IDEMPOTENT);
+    self->preconnected = FALSE;
+    g_clear_object (&self->preconnect);
+  }
   if (self->call && !call_is_done (self->call)) {
     GST_OBJECT_UNLOCK (self);
     g_set_error_literal (error, GST_SESSION_ERROR,
@@ -1007,16 +1040,108 @@ refused:
   return FALSE;
 }
 
+typedef struct
+{
+  GWeakRef signaller;
+  GCancellable *cancellable;    /* which preconnect this is */
+} Preconnect;
+
+static void
+on_preconnected (GObject * source, GAsyncResult * res, gpointer user_data)
+{
+  Preconnect *p = user_data;
+  GstSessionHttpSignaller *self = g_weak_ref_get (&p->signaller);
+  GError *error = NULL;
+  gboolean ok;
+
+  ok = soup_session_preconnect_finish (SOUP_SESSION (source), res, &error);
+  if (self) {
+    GST_DEBUG_OBJECT (self, "connection ahead of the start: %s",
+        ok ? "open" : error->message);
+    GST_OBJECT_LOCK (self);
+    /* only while no start took it (a start flags its POST as able to
+     * take an idle connection only for this fresh one) */
+    if (self->preconnect == p->cancellable) {
+      self->preconnected = ok;
+      g_clear_object (&self->preconnect);
+    }
+    GST_OBJECT_UNLOCK (self);
+    gst_object_unref (self);
+  }
+  g_clear_error (&error);
+  g_weak_ref_clear (&p->signaller);
+  g_object_unref (p->cancellable);
+  g_free (p);
+}
+
+/* Opens the connection the next start's POST takes (a TCP handshake, and
+ * TLS, while the offer is made): start-session then costs one round trip
+ * less. Nothing when no valid URL is set or one is already open. */
+static void
+gst_session_http_signaller_prepare (GstSessionSignaller * signaller)
+{
+  GstSessionHttpSignaller *self = GST_SESSION_HTTP_SIGNALLER (signaller);
+  GCancellable *cancellable;
+  SoupSession *session;
+  SoupMessage *msg;
+  gboolean tls_validation;
+  Preconnect *p;
+  GUri *uri;
+  gchar *url;
+
+  GST_OBJECT_LOCK (self);
+  if (self->preconnect || self->preconnected ||
+      (self->call && !call_is_done (self->call))) {
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
+  url = g_strdup (self->url);
+  tls_validation = self->tls_validation;
+  if (self->session == NULL)
+    self->session = gst_session_http_session_new ();
+  session = g_object_ref (self->session);
+  GST_OBJECT_UNLOCK (self);
+
+  uri = gst_session_http_parse_url (url, "start-session URL", NULL);
+  g_free (url);
+  msg = uri ? gst_session_http_request_new_from_uri (SOUP_METHOD_POST, uri,
+      NULL, NULL, NULL, tls_validation, NULL) : NULL;
+  g_clear_pointer (&uri, g_uri_unref);
+  if (msg == NULL) {
+    g_object_unref (session);
+    return;
+  }
+  cancellable = g_cancellable_new ();
+  GST_OBJECT_LOCK (self);
+  self->preconnect = g_object_ref (cancellable);
+  GST_OBJECT_UNLOCK (self);
+  p = g_new0 (Preconnect, 1);
+  g_weak_ref_init (&p->signaller, self);
+  p->cancellable = cancellable;
+  soup_session_preconnect_async (session, msg, G_PRIORITY_DEFAULT,
+      cancellable, on_preconnected, p);
+  g_object_unref (msg);
+  g_object_unref (session);
+}
+
 static void
 gst_session_http_signaller_stop (GstSessionSignaller * signaller)
 {
   GstSessionHttpSignaller *self = GST_SESSION_HTTP_SIGNALLER (signaller);
+  GCancellable *preconnect;
   Call *call;
 
   GST_OBJECT_LOCK (self);
   call = self->call;
   self->call = NULL;
+  preconnect = g_steal_pointer (&self->preconnect);
+  self->preconnected = FALSE;
   GST_OBJECT_UNLOCK (self);
+
+  if (preconnect) {
+    g_cancellable_cancel (preconnect);
+    g_object_unref (preconnect);
+  }
 
   if (call) {
     GST_DEBUG_OBJECT (self, "stopping%s",
@@ -1031,6 +1156,7 @@ gst_session_http_signaller_iface_init (GstSessionSignallerInterface * iface)
 {
   iface->start = gst_session_http_signaller_start;
   iface->stop = gst_session_http_signaller_stop;
+  iface->prepare = gst_session_http_signaller_prepare;
 }
 
 static void
@@ -1113,6 +1239,9 @@ gst_session_http_signaller_finalize (GObject * object)
     memset (self->api_key, 0, strlen (self->api_key));
   g_free (self->api_key);
   g_free (self->session_id);
+  if (self->preconnect)
+    g_cancellable_cancel (self->preconnect);
+  g_clear_object (&self->preconnect);
   g_clear_object (&self->session);
 
   G_OBJECT_CLASS (gst_session_http_signaller_parent_class)->finalize (object);

@@ -65,9 +65,10 @@ struct _GstSessionSignallerInterface
   gboolean (*start) (GstSessionSignaller * signaller, const gchar * offer_sdp,
       const gchar * session_id, GError ** error);
   void (*stop) (GstSessionSignaller * signaller);
+  void (*prepare) (GstSessionSignaller * signaller);
 
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING];
+  gpointer _gst_reserved[GST_PADDING - 1];
 };
 
 GST_SESSION_HTTP_API
@@ -76,6 +77,9 @@ gboolean gst_session_signaller_start (GstSessionSignaller * signaller,
 
 GST_SESSION_HTTP_API
 void gst_session_signaller_stop (GstSessionSignaller * signaller);
+
+GST_SESSION_HTTP_API
+void gst_session_signaller_prepare (GstSessionSignaller * signaller);
 
 GST_SESSION_HTTP_API
 void gst_session_signaller_emit_answer (GstSessionSignaller * signaller,

@@ -9,6 +9,7 @@
  * main context; no fixed sleeps.
  */
 
+#include <stdio.h>
 #include <string.h>
 #include <gst/check/gstcheck.h>
 #include <gst/session/session.h>
@@ -1329,6 +1330,60 @@ GST_START_TEST (test_start_refused)
 
 GST_END_TEST;
 
+/* ESTABLISHED TCP connections of this machine toward @port (each seen
+ * from its client end), from /proc/net/tcp */
+static guint
+connections_to (guint port)
+{
+  gchar *text = NULL, **lines;
+  guint i, n = 0;
+
+  if (!g_file_get_contents ("/proc/net/tcp", &text, NULL, NULL))
+    return 0;
+  lines = g_strsplit (text, "\n", -1);
+  for (i = 1; lines[i] && i < 100000; i++) {
+    guint local_port = 0, rem_port = 0, state = 0;
+
+    /* sl local_address:port rem_address:port st ... */
+    if (sscanf (lines[i], "%*s %*8[0-9A-F]:%X %*8[0-9A-F]:%X %X",
+            &local_port, &rem_port, &state) == 3 && rem_port == port &&
+        state == 0x01)
+      n++;
+  }
+  g_strfreev (lines);
+  g_free (text);
+  return n;
+}
+
+/* prepare() opens the connection the next start's POST then takes: while
+ * the service holds the request, one connection toward it, not two (a
+ * round trip less in start-session) */
+GST_START_TEST (test_prepare_opens_the_connection)
+{
+  TestServer *ts = test_server_new (MODE_SLOW);
+  Record r = { 0, };
+  GstSessionHttpSignaller *sig = signaller_new (ts->url, TEST_KEY, &r);
+  GUri *uri = g_uri_parse (ts->url, G_URI_FLAGS_NONE, NULL);
+  guint port = g_uri_get_port (uri);
+
+  gst_session_signaller_prepare (GST_SESSION_SIGNALLER (sig));
+  WAIT_FOR (connections_to (port) == 1);
+  /* and libsoup's side of it done (its callbacks run here) */
+  drain_context ();
+  assert_equals_int (ts->requests, 0);
+  start (sig, TEST_SESSION_ID, &r);
+  WAIT_FOR (ts->requests == 1);
+  assert_equals_int (connections_to (port), 1);
+  gst_session_signaller_stop (GST_SESSION_SIGNALLER (sig));
+
+  g_uri_unref (uri);
+  signaller_free (sig);
+  test_server_free (ts);
+  record_clear (&r);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_stop_before_answer)
 {
   TestServer *ts = test_server_new (MODE_SLOW);
@@ -2152,6 +2207,7 @@ signalling_suite (void)
   tcase_add_test (tc, test_oversized_answer);
   tcase_add_test (tc, test_start_refused);
   tcase_add_test (tc, test_stop_before_answer);
+  tcase_add_test (tc, test_prepare_opens_the_connection);
   tcase_add_test (tc, test_stop_from_handler);
   tcase_add_test (tc, test_https_validation);
   tcase_add_test (tc, test_private_thread);

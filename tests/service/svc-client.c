@@ -536,8 +536,8 @@ on_audio_sample (GstAppSink * sink, gpointer data)
  * loaded machine); before the first sender reports, the first marker by
  * running times of the client's pipeline. */
 gboolean
-svc_client_sync_marks (SvcClient * c, GstClockTime * video,
-    GstClockTime * audio)
+svc_client_sync_marks (SvcClient * c, gboolean * sender_times,
+    GstClockTime * video, GstClockTime * audio)
 {
   guint i;
   gboolean found = FALSE, by_sender;
@@ -558,6 +558,8 @@ svc_client_sync_marks (SvcClient * c, GstClockTime * video,
         break;
     }
     by_sender = by_sender && GST_CLOCK_TIME_IS_VALID (v.sender);
+    if (sender_times)
+      *sender_times = by_sender;
     if (!by_sender)
       v = g_array_index (c->video_marks, Mark, 0);
     *video = by_sender ? v.sender : v.running;

@@ -88,7 +88,8 @@ gboolean svc_client_wait_audio (SvcClient * client, guint64 samples,
     gint timeout_ms);
 gint svc_client_audio_rate (SvcClient * client);
 gdouble svc_client_audio_rms (SvcClient * client);
-gboolean svc_client_sync_marks (SvcClient * client, GstClockTime * video,
+gboolean svc_client_sync_marks (SvcClient * client, gboolean * by_sender,
+    GstClockTime * video,
     GstClockTime * audio);
 gboolean svc_client_wait_response_end (SvcClient * client, gint timeout_ms);
 guint svc_client_keepalives (SvcClient * client);

@@ -1280,7 +1280,13 @@ watchdog (gpointer data)
     if (priv->outputs[i])
       last = MAX (last, gst_session_output_get_last_input (priv->outputs[i]));
   /* media may follow the channel by a little: silence counts from there,
-   * and from the end of an announced late chunk */
+   * and from the end of an announced late chunk. The session's first
+   * media gets at least the default media-timeout after the channel
+   * opened: under full CPU load the first frame came 1-2 s after it, and
+   * a short media-timeout (meant for a peer gone silent) ended sessions
+   * that had not begun */
+  if (last <= priv->opened_at && media_timeout)
+    media_timeout = MAX (media_timeout, DEFAULT_MEDIA_TIMEOUT);
   last = MAX (last, priv->opened_at);
   last = MAX (last, priv->media_grace_until);
   if (media_timeout && now - last > (gint64) media_timeout * 1000) {
@@ -2246,7 +2252,8 @@ gst_session_src_class_init (GstSessionSrcClass * klass)
    *
    * The session counts as lost after this many ms without media (0:
    * never). After a late chunk is announced (`deadline_missed`), the
-   * silence counts from the end of the announced delay.
+   * silence counts from the end of the announced delay. A session's first
+   * media gets at least 5000 ms after its control channel opened.
    */
   g_object_class_install_property (gobject_class, PROP_MEDIA_TIMEOUT,
       g_param_spec_uint ("media-timeout", "Media timeout",

@@ -47,6 +47,8 @@ struct _GstSessionDirectorController
   gboolean configured;
   gboolean configure_failed;    /* refused: the next prompt configures */
   GQueue waiting;               /* Waiting*: prompts sent once configured */
+  GQueue deferred;              /* gchar* ping_mark or stop, asked for before
+                                 * a channel was open: sent once configured */
 
   GstStructure *session_info;
   GstStructure *effective;      /* the last `configured` */
@@ -64,6 +66,20 @@ waiting_free (Waiting * w)
 {
   g_free (w->json);
   g_free (w);
+}
+
+/* A ping waiting for the session: built when it leaves, so that its
+ * timestamp (and the pong's round trip) does not count the wait */
+static gchar ping_mark[] = "ping";
+
+/* one-shot messages that may wait for a session, at most */
+#define DEFERRED_MAX 32
+
+static void
+deferred_free (gpointer json)
+{
+  if (json != ping_mark)
+    g_free (json);
 }
 
 static void
@@ -105,6 +121,7 @@ gst_session_director_controller_new (void)
   gst_session_init ();
   gst_session_director_config_init (&ctrl->settings);
   g_queue_init (&ctrl->waiting);
+  g_queue_init (&ctrl->deferred);
   ctrl->events = g_queue_new ();
   ctrl->buffer_depth = -1;
   return ctrl;
@@ -122,6 +139,7 @@ gst_session_director_controller_free (GstSessionDirectorController * ctrl)
   settings_clear (&ctrl->settings);
   g_free (ctrl->prompt);
   g_queue_clear_full (&ctrl->waiting, (GDestroyNotify) waiting_free);
+  g_queue_clear_full (&ctrl->deferred, deferred_free);
   if (ctrl->session_info)
     gst_structure_free (ctrl->session_info);
   if (ctrl->effective)
@@ -326,6 +344,23 @@ gst_session_director_controller_channel_closed (GstSessionDirectorController *
   ctrl->configured = FALSE;
   /* prompts that never went: the next configure has the latest one */
   g_queue_clear_full (&ctrl->waiting, (GDestroyNotify) waiting_free);
+  g_queue_clear_full (&ctrl->deferred, deferred_free);
+}
+
+/* Before a channel is open: @json (taken; ping_mark for a ping) waits for
+ * the next session's `configured` (it was sent into no channel and lost);
+ * refused when DEFERRED_MAX already wait. */
+static gboolean
+defer (GstSessionDirectorController * ctrl, gchar * json, GError ** error)
+{
+  if (g_queue_get_length (&ctrl->deferred) >= DEFERRED_MAX) {
+    deferred_free (json);
+    g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_ARGUMENT,
+        "%d messages already wait for a session: refused", DEFERRED_MAX);
+    return FALSE;
+  }
+  g_queue_push_tail (&ctrl->deferred, json);
+  return TRUE;
 }
 
 /**
@@ -334,6 +369,8 @@ gst_session_director_controller_channel_closed (GstSessionDirectorController *
  * @error: return location for a #GError
  *
  * Sends `ping` with the monotonic time in ms; the pong gets `rtt_ms`.
+ * Before a session's channel is open it waits for the session (at most
+ * 32 messages wait, then refused), its time taken when it leaves.
  *
  * Returns: %TRUE
  */
@@ -345,8 +382,12 @@ gst_session_director_controller_ping (GstSessionDirectorController * ctrl,
 
   if (json == NULL)
     return FALSE;
-  send_json (ctrl, json);
-  return TRUE;
+  if (ctrl->open) {
+    send_json (ctrl, json);
+    return TRUE;
+  }
+  g_free (json);
+  return defer (ctrl, ping_mark, error);
 }
 
 /**
@@ -367,8 +408,11 @@ gst_session_director_controller_stop (GstSessionDirectorController * ctrl,
 
   if (json == NULL)
     return FALSE;
-  send_json (ctrl, json);
-  return TRUE;
+  if (ctrl->open) {
+    send_json (ctrl, json);
+    return TRUE;
+  }
+  return defer (ctrl, json, error);
 }
 
 static void
@@ -414,12 +458,20 @@ gst_session_director_controller_receive (GstSessionDirectorController * ctrl,
   } else if (strcmp (type, "configured") == 0) {
     Waiting *w;
 
+    gchar *json;
+
     ctrl->configured = TRUE;
     replace_structure (&ctrl->effective, s);
     while ((w = g_queue_pop_head (&ctrl->waiting))) {
       ctrl->last_sent = MAX (ctrl->last_sent, w->version);
       send_json (ctrl, g_steal_pointer (&w->json));
       waiting_free (w);
+    }
+    while ((json = g_queue_pop_head (&ctrl->deferred))) {
+      if (json == ping_mark)
+        json = gst_session_director_build_ping (control_now_ms (), NULL);
+      if (json)
+        send_json (ctrl, json);
     }
   } else if (strcmp (type, "error") == 0 && !ctrl->configured) {
     const gchar *code = gst_structure_get_string (s, "code");

@@ -7,6 +7,7 @@
  */
 
 #include <gst/check/gstcheck.h>
+#include <string.h>
 #include <gst/session/session.h>
 
 static gchar *
@@ -95,6 +96,41 @@ GST_START_TEST (test_configure_then_versions)
 
 GST_END_TEST;
 
+/* a ping or stop asked for before a channel opened waits for the
+ * session's `configured` (it went into no channel, lost at debug level);
+ * at most 32 wait */
+GST_START_TEST (test_early_ping_waits_for_the_session)
+{
+  GstSessionDirectorController *ctrl = gst_session_director_controller_new ();
+  GError *err = NULL;
+  gchar *out;
+  guint i;
+
+  fail_unless (gst_session_director_controller_set_prompt (ctrl, "dawn", 0,
+          NULL));
+  fail_unless (gst_session_director_controller_ping (ctrl, NULL));
+  assert_sent (ctrl, "");
+  gst_session_director_controller_channel_open (ctrl);
+  out = sent (ctrl, NULL);
+  fail_unless (g_str_has_prefix (out, "{\"type\":\"configure\""), "%s", out);
+  fail_if (strstr (out, "ping") != NULL, "%s", out);
+  g_free (out);
+  receive (ctrl, "{\"type\":\"configured\",\"prompt_version\":1,"
+      "\"enable_safety_checker\":true}");
+  out = sent (ctrl, NULL);
+  fail_unless (g_str_has_prefix (out, "{\"type\":\"ping\""), "%s", out);
+  g_free (out);
+  gst_session_director_controller_channel_closed (ctrl);
+  for (i = 0; i < 32; i++)
+    fail_unless (gst_session_director_controller_ping (ctrl, NULL));
+  fail_if (gst_session_director_controller_ping (ctrl, &err));
+  fail_unless (err != NULL && strstr (err->message, "32") != NULL);
+  g_clear_error (&err);
+  gst_session_director_controller_free (ctrl);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_refusals)
 {
   GstSessionDirectorController *ctrl = gst_session_director_controller_new ();
@@ -118,8 +154,7 @@ GST_START_TEST (test_refusals)
   g_clear_error (&err);
 
   /* immutable once a session runs */
-  fail_unless (gst_session_director_controller_set_prompt (ctrl, "x", 0,
-          NULL));
+  fail_unless (gst_session_director_controller_set_prompt (ctrl, "x", 0, NULL));
   gst_session_director_controller_channel_open (ctrl);
   gst_session_director_controller_get_settings (ctrl, &c);
   c.memory = 5;
@@ -140,8 +175,7 @@ GST_START_TEST (test_service_messages)
   guint n;
   gchar *out;
 
-  fail_unless (gst_session_director_controller_set_prompt (ctrl, "x", 0,
-          NULL));
+  fail_unless (gst_session_director_controller_set_prompt (ctrl, "x", 0, NULL));
   gst_session_director_controller_channel_open (ctrl);
   receive (ctrl, "{\"type\":\"session_info\"}");
   s = gst_session_director_controller_get_session_info (ctrl);
@@ -240,6 +274,7 @@ directorcontroller_suite (void)
   tcase_add_test (tc, test_service_messages);
   tcase_add_test (tc, test_settings_in_turn);
   tcase_add_test (tc, test_refused_configure);
+  tcase_add_test (tc, test_early_ping_waits_for_the_session);
   return s;
 }
 

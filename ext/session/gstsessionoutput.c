@@ -652,7 +652,11 @@ map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
      * latency stays (the jitterbuffer holds the first packets, so the
      * next ones come with less; placed anew, they bunched half a slot
      * apart); an input that arrives earlier than that is placed later
-     * than it came, which costs nothing, as none is dropped */
+     * than it came, which costs nothing, as none is dropped. One on time
+     * after a late one shows that one was jitter (a retransmission lost
+     * again): left pending, any late input seconds later confirmed it,
+     * and the timeline jumped (Internet path: gaps of 0.5-1.1 s) */
+    o->rise_pending[k] = FALSE;
   } else if (!o->have_latency[k] || rise < -LATENCY_JUMP) {
     /* the first input, or one much earlier than the latency says (a
      * sender resuming with timestamps ahead, the first frame held up by

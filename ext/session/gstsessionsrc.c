@@ -153,6 +153,8 @@ typedef struct
   gboolean follows_path;        /* the session's latency is auto_latency */
   gint64 latency_checked;       /* monotonic µs */
   GSource *stop_source;
+  GSource *drain_source;        /* the end, once what is in flight came */
+  gint64 drain_started;
   gboolean want_session;
   gboolean channel_open;
   gboolean stopping;
@@ -188,6 +190,8 @@ G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstSessionSrc, gst_session_src,
     gst_session_src_get_instance_private (GST_SESSION_SRC (s)))
 
 static void start_session (GstSessionSrc * self);
+static gboolean outputs_started (GstSessionSrc * self);
+static void clear_source (GSource ** source);
 static gboolean eos_in_context (gpointer data);
 static void schedule_script (GstSessionSrc * self);
 
@@ -373,6 +377,52 @@ invoke (GstSessionSrc * self, GSourceFunc func)
 
 /* ---- events: sending, posting, emitting ---- */
 
+
+/* After the service ended the stream, what it sent before is still in
+ * flight (the jitterbuffer's latency, a retransmission): the pads end once
+ * no input came for DRAIN_QUIET_MS, or after DRAIN_MAX_MS. Ending at once
+ * cut the last 0.2-1.1 s of a recording. */
+#define DRAIN_QUIET_MS 250
+#define DRAIN_MAX_MS 2000
+
+static gboolean
+drain_check (gpointer data)
+{
+  GstSessionSrc *self = data;
+  GstSessionSrcPrivate *priv = PRIV (self);
+  gint64 now = g_get_monotonic_time (), last = 0;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
+    if (priv->outputs[i])
+      last = MAX (last, gst_session_output_get_last_input (priv->outputs[i]));
+  if (now - last < DRAIN_QUIET_MS * G_TIME_SPAN_MILLISECOND &&
+      now - priv->drain_started < DRAIN_MAX_MS * G_TIME_SPAN_MILLISECOND)
+    return G_SOURCE_CONTINUE;
+  GST_INFO_OBJECT (self, "drained in %" G_GINT64_FORMAT " ms",
+      (now - priv->drain_started) / 1000);
+  clear_source (&priv->drain_source);
+  end_stream (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+drain_then_end (GstSessionSrc * self)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+
+  if (priv->ended || priv->drain_source)
+    return;
+  if (!outputs_started (self)) {
+    end_stream (self);
+    return;
+  }
+  priv->drain_started = g_get_monotonic_time ();
+  priv->drain_source = g_timeout_source_new (20);
+  g_source_set_callback (priv->drain_source, drain_check, self, NULL);
+  g_source_attach (priv->drain_source, priv->context);
+}
+
 static void
 handle_ended (GstSessionSrc * self, const GstStructure * details)
 {
@@ -390,8 +440,9 @@ handle_ended (GstSessionSrc * self, const GstStructure * details)
     teardown_session (self);
     start_session (self);
   } else {
-    GST_INFO_OBJECT (self, "stream exhausted: end of stream");
-    end_stream (self);
+    GST_INFO_OBJECT (self, "stream exhausted: end of stream once what is "
+        "in flight came");
+    drain_then_end (self);
   }
 }
 
@@ -754,6 +805,7 @@ end_stream (GstSessionSrc * self)
     return;
   priv->ended = TRUE;
   priv->want_session = FALSE;
+  clear_source (&priv->drain_source);
   clear_source (&priv->stop_source);
   clear_source (&priv->watchdog_source);
   clear_source (&priv->script_source);
@@ -890,6 +942,10 @@ session_lost (GstSessionSrc * self, const gchar * why)
   GError *err;
 
   if (priv->ended || !priv->want_session)
+    return;
+  /* the service ended the stream and closes the session: what it sent
+   * before is still coming (drain_then_end ends it) */
+  if (priv->drain_source)
     return;
   if (priv->stopping) {
     end_stream (self);
@@ -1472,6 +1528,7 @@ stop_in_context (GstSessionSrc * self)
   priv->want_session = FALSE;
   clear_source (&priv->watchdog_source);
   clear_source (&priv->stop_source);
+  clear_source (&priv->drain_source);
   clear_source (&priv->script_source);
   teardown_session (self);
   flush_outbox (self);

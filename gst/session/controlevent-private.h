@@ -30,6 +30,23 @@ GstStructure *control_event_details (const GstSessionMessage * message);
 G_GNUC_INTERNAL
 gdouble control_now_ms (void);
 
+/* One-shot messages (a ping, a stop) asked for before a session is ready
+ * wait in a queue of the controller's, at most CONTROL_DEFERRED_MAX; a
+ * ping waits as control_ping_mark and is built when it leaves, so that
+ * its time does not count the wait. */
+#define CONTROL_DEFERRED_MAX 32
+
+G_GNUC_INTERNAL
+extern gchar control_ping_mark[];
+
+G_GNUC_INTERNAL
+void control_deferred_free (gpointer json);
+
+/* Queues @json (taken); FALSE with @error set when CONTROL_DEFERRED_MAX
+ * already wait. */
+G_GNUC_INTERNAL
+gboolean control_defer (GQueue * deferred, gchar * json, GError ** error);
+
 G_END_DECLS
 
 #endif

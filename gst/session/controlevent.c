@@ -90,3 +90,26 @@ control_now_ms (void)
 {
   return g_get_monotonic_time () / 1000.0;
 }
+
+gchar control_ping_mark[] = "ping";
+
+void
+control_deferred_free (gpointer json)
+{
+  if (json != control_ping_mark)
+    g_free (json);
+}
+
+gboolean
+control_defer (GQueue * deferred, gchar * json, GError ** error)
+{
+  if (g_queue_get_length (deferred) >= CONTROL_DEFERRED_MAX) {
+    control_deferred_free (json);
+    g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_ARGUMENT,
+        "%d messages already wait for a session: refused",
+        CONTROL_DEFERRED_MAX);
+    return FALSE;
+  }
+  g_queue_push_tail (deferred, json);
+  return TRUE;
+}

@@ -47,7 +47,7 @@ struct _GstSessionDirectorController
   gboolean configured;
   gboolean configure_failed;    /* refused: the next prompt configures */
   GQueue waiting;               /* Waiting*: prompts sent once configured */
-  GQueue deferred;              /* gchar* ping_mark or stop, asked for before
+  GQueue deferred;              /* control_ping_mark or a stop, asked for before
                                  * a channel was open: sent once configured */
 
   GstStructure *session_info;
@@ -66,20 +66,6 @@ waiting_free (Waiting * w)
 {
   g_free (w->json);
   g_free (w);
-}
-
-/* A ping waiting for the session: built when it leaves, so that its
- * timestamp (and the pong's round trip) does not count the wait */
-static gchar ping_mark[] = "ping";
-
-/* one-shot messages that may wait for a session, at most */
-#define DEFERRED_MAX 32
-
-static void
-deferred_free (gpointer json)
-{
-  if (json != ping_mark)
-    g_free (json);
 }
 
 static void
@@ -139,7 +125,7 @@ gst_session_director_controller_free (GstSessionDirectorController * ctrl)
   settings_clear (&ctrl->settings);
   g_free (ctrl->prompt);
   g_queue_clear_full (&ctrl->waiting, (GDestroyNotify) waiting_free);
-  g_queue_clear_full (&ctrl->deferred, deferred_free);
+  g_queue_clear_full (&ctrl->deferred, control_deferred_free);
   if (ctrl->session_info)
     gst_structure_free (ctrl->session_info);
   if (ctrl->effective)
@@ -344,23 +330,7 @@ gst_session_director_controller_channel_closed (GstSessionDirectorController *
   ctrl->configured = FALSE;
   /* prompts that never went: the next configure has the latest one */
   g_queue_clear_full (&ctrl->waiting, (GDestroyNotify) waiting_free);
-  g_queue_clear_full (&ctrl->deferred, deferred_free);
-}
-
-/* Before a channel is open: @json (taken; ping_mark for a ping) waits for
- * the next session's `configured` (it was sent into no channel and lost);
- * refused when DEFERRED_MAX already wait. */
-static gboolean
-defer (GstSessionDirectorController * ctrl, gchar * json, GError ** error)
-{
-  if (g_queue_get_length (&ctrl->deferred) >= DEFERRED_MAX) {
-    deferred_free (json);
-    g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_ARGUMENT,
-        "%d messages already wait for a session: refused", DEFERRED_MAX);
-    return FALSE;
-  }
-  g_queue_push_tail (&ctrl->deferred, json);
-  return TRUE;
+  g_queue_clear_full (&ctrl->deferred, control_deferred_free);
 }
 
 /**
@@ -387,7 +357,7 @@ gst_session_director_controller_ping (GstSessionDirectorController * ctrl,
     return TRUE;
   }
   g_free (json);
-  return defer (ctrl, ping_mark, error);
+  return control_defer (&ctrl->deferred, control_ping_mark, error);
 }
 
 /**
@@ -412,7 +382,7 @@ gst_session_director_controller_stop (GstSessionDirectorController * ctrl,
     send_json (ctrl, json);
     return TRUE;
   }
-  return defer (ctrl, json, error);
+  return control_defer (&ctrl->deferred, json, error);
 }
 
 static void
@@ -468,7 +438,7 @@ gst_session_director_controller_receive (GstSessionDirectorController * ctrl,
       waiting_free (w);
     }
     while ((json = g_queue_pop_head (&ctrl->deferred))) {
-      if (json == ping_mark)
+      if (json == control_ping_mark)
         json = gst_session_director_build_ping (control_now_ms (), NULL);
       if (json)
         send_json (ctrl, json);

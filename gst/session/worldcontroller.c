@@ -117,20 +117,6 @@ gst_session_world_controller_new (void)
   return ctrl;
 }
 
-/* A ping waiting in the deferred queue: built when it leaves, so that its
- * timestamp (and the round trip the pong gives) does not count the wait */
-static gchar ping_mark[] = "ping";
-
-/* one-shot messages that may wait for a session, at most */
-#define DEFERRED_MAX 32
-
-static void
-deferred_free (gpointer json)
-{
-  if (json != ping_mark)
-    g_free (json);
-}
-
 static void
 clear_session (GstSessionWorldController * ctrl)
 {
@@ -139,7 +125,7 @@ clear_session (GstSessionWorldController * ctrl)
   ctrl->configured = FALSE;
   ctrl->in_flight = REQUEST_NONE;
   g_queue_clear_full (&ctrl->serial, (GDestroyNotify) request_free);
-  g_queue_clear_full (&ctrl->deferred, deferred_free);
+  g_queue_clear_full (&ctrl->deferred, control_deferred_free);
 }
 
 /**
@@ -198,7 +184,7 @@ pump (GstSessionWorldController * ctrl)
   if (!is_ready (ctrl))
     return;
   while ((json = g_queue_pop_head (&ctrl->deferred))) {
-    if (json == ping_mark)
+    if (json == control_ping_mark)
       json = gst_session_world_build_ping (TRUE, control_now_ms (), NULL);
     if (json)
       send_json (ctrl, json);
@@ -526,20 +512,17 @@ gst_session_world_controller_activate (GstSessionWorldController * ctrl,
   return TRUE;
 }
 
-/* Sends @json (taken; ping_mark for a ping) now or once a session is
- * ready; refused when DEFERRED_MAX already wait. */
+/* Sends @json (taken; control_ping_mark for a ping) now or once a
+ * session is ready. */
 static gboolean
 send_or_defer (GstSessionWorldController * ctrl, gchar * json, GError ** error)
 {
   if (json == NULL)
     return FALSE;
-  if (!is_ready (ctrl) && g_queue_get_length (&ctrl->deferred) >= DEFERRED_MAX) {
-    deferred_free (json);
-    g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_ARGUMENT,
-        "%d messages already wait for a session: refused", DEFERRED_MAX);
+  if (is_ready (ctrl))
+    g_queue_push_tail (&ctrl->deferred, json);
+  else if (!control_defer (&ctrl->deferred, json, error))
     return FALSE;
-  }
-  g_queue_push_tail (&ctrl->deferred, json);
   pump (ctrl);
   return TRUE;
 }
@@ -586,7 +569,7 @@ gst_session_world_controller_ping (GstSessionWorldController * ctrl,
   if (json == NULL)
     return FALSE;
   g_free (json);
-  return send_or_defer (ctrl, ping_mark, error);
+  return send_or_defer (ctrl, control_ping_mark, error);
 }
 
 /**

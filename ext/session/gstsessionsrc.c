@@ -385,17 +385,27 @@ invoke (GstSessionSrc * self, GSourceFunc func)
 #define DRAIN_QUIET_MS 250
 #define DRAIN_MAX_MS 2000
 
-static gboolean
-drain_check (gpointer data)
+/* Monotonic µs of the last input any output had. */
+static gint64
+last_input (GstSessionSrc * self)
 {
-  GstSessionSrc *self = data;
   GstSessionSrcPrivate *priv = PRIV (self);
-  gint64 now = g_get_monotonic_time (), last = 0;
+  gint64 last = 0;
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
     if (priv->outputs[i])
       last = MAX (last, gst_session_output_get_last_input (priv->outputs[i]));
+  return last;
+}
+
+static gboolean
+drain_check (gpointer data)
+{
+  GstSessionSrc *self = data;
+  GstSessionSrcPrivate *priv = PRIV (self);
+  gint64 now = g_get_monotonic_time (), last = last_input (self);
+
   if (now - last < DRAIN_QUIET_MS * G_TIME_SPAN_MILLISECOND &&
       now - priv->drain_started < DRAIN_MAX_MS * G_TIME_SPAN_MILLISECOND)
     return G_SOURCE_CONTINUE;
@@ -1307,8 +1317,7 @@ watchdog (gpointer data)
   GstSessionSrc *self = data;
   GstSessionSrcPrivate *priv = PRIV (self);
   guint media_timeout, start_timeout, stats_interval;
-  gint64 now = g_get_monotonic_time (), last = 0;
-  guint i;
+  gint64 now = g_get_monotonic_time (), last;
 
   if (priv->stage == NULL || priv->ended)
     return G_SOURCE_CONTINUE;
@@ -1332,9 +1341,7 @@ watchdog (gpointer data)
     }
     return G_SOURCE_CONTINUE;
   }
-  for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
-    if (priv->outputs[i])
-      last = MAX (last, gst_session_output_get_last_input (priv->outputs[i]));
+  last = last_input (self);
   /* media may follow the channel by a little: silence counts from there,
    * and from the end of an announced late chunk. The session's first
    * media gets at least the default media-timeout after the channel

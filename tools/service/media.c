@@ -54,6 +54,7 @@ struct _SvcFeeder
   /* media lock, live audio: the receiver's loss */
   SvcLossMeter loss;
   gint fec_percent;             /* what the encoder was last given */
+  guint ssrc;                   /* main thread: the payloader's, 0 unread */
 
   /* streaming thread only */
   gboolean started;
@@ -746,6 +747,7 @@ feeder_init (SvcMedia * media, SvcFeeder * feeder, gboolean video,
   }
   feeder->encoder = gst_bin_get_by_name (GST_BIN (feeder->bin), "enc");
   feeder->fec_percent = 0;
+  feeder->ssrc = 0;
   memset (&feeder->loss, 0, sizeof (feeder->loss));
   feeder->appsrc = GST_APP_SRC (gst_bin_get_by_name (GST_BIN (feeder->bin),
           "src"));
@@ -866,21 +868,23 @@ svc_media_report_loss (SvcMedia * media, guint32 ssrc, gint32 lost,
     guint32 highest)
 {
   SvcFeeder *feeder = &media->audio;
-  GstStructure *stats = NULL;
-  guint pay_ssrc = 0;
   gdouble pct;
   gint level;
 
   if (feeder->encoder == NULL || feeder->pay == NULL)
     return;
-  g_object_get (feeder->pay, "stats", &stats, NULL);
-  if (stats == NULL)
-    return;
-  if (!gst_structure_get_uint (stats, "ssrc", &pay_ssrc) || pay_ssrc != ssrc) {
-    gst_structure_free (stats);
-    return;
+  if (feeder->ssrc == 0) {
+    /* read once: it is fixed when the payloader negotiates */
+    GstStructure *stats = NULL;
+
+    g_object_get (feeder->pay, "stats", &stats, NULL);
+    if (stats) {
+      gst_structure_get_uint (stats, "ssrc", &feeder->ssrc);
+      gst_structure_free (stats);
+    }
   }
-  gst_structure_free (stats);
+  if (feeder->ssrc == 0 || feeder->ssrc != ssrc)
+    return;
 
   g_mutex_lock (&media->lock);
   if (!svc_loss_meter_report (&feeder->loss, g_get_monotonic_time (), lost,

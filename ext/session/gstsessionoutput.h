@@ -31,7 +31,6 @@ typedef struct
   GstClockTimeDiff rise_lat[2]; /* and its latency */
   gboolean have_ntp_offset;     /* the session's sender reports: */
   GstClockTimeDiff ntp_offset;  /* running time minus sender NTP time */
-  GstSessionOutputKind ntp_kind;        /* the stream the offset follows */
   gboolean by_sender[2];        /* per kind: placed by sender time */
   gboolean initial[2];          /* per kind: in the session's first settle */
   GstClockTimeDiff common;      /* the latency both streams are placed at */

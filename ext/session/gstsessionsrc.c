@@ -35,6 +35,7 @@
 #include <gst/webrtc/webrtc.h>
 
 #include "gstsessionsrc.h"
+#include "gstsessionlifecycle.h"
 #include "gstsessionstats.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_session_src_debug);
@@ -144,8 +145,7 @@ typedef struct
   GstSessionSignaller *signaller;       /* the current attempt's */
   /* object lock: the one the property sets (an HTTP one by default) */
   GstSessionSignaller *configured_signaller;
-  GstSessionRetryPolicy policy;
-  guint attempt;
+  GstSessionLifecycle lifecycle;
   GSource *retry_source;
   GSource *watchdog_source;
   GstSessionStatsState stats_state;
@@ -166,13 +166,9 @@ typedef struct
   gint gate_open;               /* atomic: output flows (see wait_configured) */
   gint expected_width;          /* atomic: the configured video size, or 0 */
   gint expected_height;
-  guint sessions;
   GstSessionControlScript *script;      /* loaded at NULL->READY */
   guint script_next;
   GSource *script_source;
-  gchar *last_start_error;      /* why the last start attempt failed */
-  GstStructure *last_start_details;
-  gboolean error_posted;        /* this run already ended with an ERROR */
 
   /* object lock: refusals made while in NULL, before there is a bus to
    * tell (gst-launch sets properties first): control -> "Refused ..." */
@@ -767,41 +763,11 @@ teardown_session (GstSessionSrc * self)
   }
 }
 
-/* The stream ends before any session delivered a frame (every start
- * failed, or a stop or EOS came first): an empty recording is a failure,
- * so an ERROR (gst-launch exits non-zero) that carries the last start
- * error, not a clean EOS alone. */
 static void
-post_nothing_delivered (GstSessionSrc * self)
+post (GstSessionSrc * self, GstMessage * message)
 {
-  GstSessionSrcPrivate *priv = PRIV (self);
-  GstStructure *details;
-  GError *err;
-  gchar *debug;
-
-  if (priv->last_start_error) {
-    err = g_error_new (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_OPEN_READ,
-        "The stream ended before any frame arrived: the last session start "
-        "failed (%s)", priv->last_start_error);
-    details = priv->last_start_details ?
-        gst_structure_copy (priv->last_start_details) :
-        gst_structure_new_empty ("details");
-  } else {
-    err = g_error_new (GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
-        "The stream ended before any frame arrived (%u session start%s)",
-        priv->sessions, priv->sessions == 1 ? "" : "s");
-    details = gst_structure_new_empty ("details");
-  }
-  gst_structure_set (details, "frames", G_TYPE_UINT64, (guint64) 0, NULL);
-  debug = g_strdup_printf ("%u failed start attempt%s, no frame output",
-      priv->attempt, priv->attempt == 1 ? "" : "s");
-  GST_WARNING_OBJECT (self, "%s", err->message);
-  priv->error_posted = TRUE;
-  gst_element_post_message (GST_ELEMENT (self),
-      gst_message_new_error_with_details (GST_OBJECT (self), err, debug,
-          details));
-  g_free (debug);
-  g_error_free (err);
+  if (message)
+    gst_element_post_message (GST_ELEMENT (self), message);
 }
 
 /* The stream really ends: EOS on every pad (muxers finalise), the session
@@ -820,53 +786,20 @@ end_stream (GstSessionSrc * self)
   clear_source (&priv->watchdog_source);
   clear_source (&priv->script_source);
   teardown_session (self);
-  if (!priv->error_posted && !outputs_started (self))
-    post_nothing_delivered (self);
+  post (self, gst_session_lifecycle_ending (&priv->lifecycle,
+          outputs_started (self)));
   outputs_end (self);
 }
 
 /* A start failed for good, or a session was lost with no renewal: before
- * any output, an error; after, a warning and EOS, so that what was
+ * any output an error, after it a warning; then EOS, so that what was
  * recorded is finalised. */
-static GstStructure *
-error_details (const gchar * what, const GstSessionHttpError * http)
-{
-  GstStructure *details = gst_structure_new ("details",
-      "reason", G_TYPE_STRING, what, NULL);
-
-  if (http) {
-    GstSessionHttpErrorItem *item = http->items && http->items->len ?
-        g_ptr_array_index (http->items, 0) : NULL;
-
-    gst_structure_set (details, "status", G_TYPE_UINT, http->status,
-        "error-type", G_TYPE_STRING, http->error_type,
-        "detail", G_TYPE_STRING, http->detail, NULL);
-    if (item && item->loc)
-      gst_structure_set (details, "loc", G_TYPE_STRING, item->loc, NULL);
-  }
-  return details;
-}
-
 static void
 give_up (GstSessionSrc * self, const gchar * what, const GError * error,
     const GstSessionHttpError * http)
 {
-  GstStructure *details = error_details (what, http);
-  GstMessage *msg;
-  gchar *text;
-
-  text = g_strdup_printf ("%s: %s", what, error->message);
-  if (outputs_started (self)) {
-    msg = gst_message_new_warning_with_details (GST_OBJECT (self),
-        (GError *) error, text, details);
-  } else {
-    msg = gst_message_new_error_with_details (GST_OBJECT (self),
-        (GError *) error, text, details);
-    PRIV (self)->error_posted = TRUE;
-  }
-  GST_WARNING_OBJECT (self, "%s", text);
-  g_free (text);
-  gst_element_post_message (GST_ELEMENT (self), msg);
+  post (self, gst_session_lifecycle_give_up (&PRIV (self)->lifecycle, what,
+          error, http, outputs_started (self)));
   end_stream (self);
 }
 
@@ -888,7 +821,8 @@ start_failed (GstSessionSrc * self, const GError * error,
     const GstSessionHttpError * http)
 {
   GstSessionSrcPrivate *priv = PRIV (self);
-  GstSessionRetryDecision decision;
+  GstMessage *msg;
+  GstClockTime delay;
   guint max_retries;
 
   GST_OBJECT_LOCK (self);
@@ -896,47 +830,15 @@ start_failed (GstSessionSrc * self, const GError * error,
   GST_OBJECT_UNLOCK (self);
 
   teardown_session (self);
-  priv->attempt++;
-  priv->policy.max_attempts = max_retries + 1;
-  g_free (priv->last_start_error);
-  priv->last_start_error = g_strdup (error->message);
-  if (priv->last_start_details)
-    gst_structure_free (priv->last_start_details);
-  priv->last_start_details = error_details ("Could not start a session", http);
-  if (http) {
-    decision = gst_session_http_error_retry_decision (http, &priv->policy,
-        priv->attempt);
-  } else {
-    /* no answer at all (refused, timed out, ICE): transient */
-    decision.retry = priv->attempt < priv->policy.max_attempts;
-    decision.delay = gst_session_retry_policy_backoff (&priv->policy,
-        priv->attempt);
-    decision.reason = decision.retry ? "no answer" : "attempts exhausted";
-  }
-
-  if (!decision.retry) {
-    GError *err = NULL;
-
-    if (http) {
-      err = gst_session_http_error_to_gerror (http);
-      err->domain = GST_RESOURCE_ERROR;
-      err->code = http->status == 401 || http->status == 403 ?
-          GST_RESOURCE_ERROR_NOT_AUTHORIZED : GST_RESOURCE_ERROR_OPEN_READ;
-    } else {
-      err = g_error_new (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_OPEN_READ,
-          "%s", error->message);
-    }
-    give_up (self, "Could not start a session", err, http);
-    g_error_free (err);
+  if (gst_session_lifecycle_start_failed (&priv->lifecycle, error, http,
+          max_retries, outputs_started (self), &delay, &msg) ==
+      GST_SESSION_LIFECYCLE_END) {
+    post (self, msg);
+    end_stream (self);
     return;
   }
-
-  GST_ELEMENT_WARNING (self, RESOURCE, OPEN_READ,
-      ("Session start failed (%s), retrying in %" G_GUINT64_FORMAT " ms "
-          "(attempt %u of %u)", error->message, decision.delay / GST_MSECOND,
-          priv->attempt + 1, priv->policy.max_attempts), ("%s",
-          decision.reason));
-  priv->retry_source = g_timeout_source_new (decision.delay / GST_MSECOND);
+  post (self, msg);
+  priv->retry_source = g_timeout_source_new (delay / GST_MSECOND);
   g_source_set_callback (priv->retry_source, retry_timeout, self, NULL);
   g_source_attach (priv->retry_source, priv->context);
 }
@@ -948,8 +850,8 @@ static void
 session_lost (GstSessionSrc * self, const gchar * why)
 {
   GstSessionSrcPrivate *priv = PRIV (self);
+  GstMessage *msg;
   gboolean renew;
-  GError *err;
 
   if (priv->ended || !priv->want_session)
     return;
@@ -965,17 +867,15 @@ session_lost (GstSessionSrc * self, const gchar * why)
   renew = priv->renew;
   GST_OBJECT_UNLOCK (self);
 
-  if (renew) {
-    GST_ELEMENT_WARNING (self, RESOURCE, READ,
-        ("Session lost (%s): starting a new one", why), (NULL));
+  if (gst_session_lifecycle_lost (&priv->lifecycle, why, renew,
+          outputs_started (self), &msg) == GST_SESSION_LIFECYCLE_RENEW) {
+    post (self, msg);
     teardown_session (self);
     start_session (self);
     return;
   }
-  err = g_error_new (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_READ,
-      "The session was lost (%s)", why);
-  give_up (self, "Session lost", err, NULL);
-  g_error_free (err);
+  post (self, msg);
+  end_stream (self);
 }
 
 /* ---- stage and signaller callbacks (on the context) ---- */
@@ -1097,8 +997,8 @@ post_negotiated (GstSessionSrc * self)
 #define MS(a, b) ((a) && (b) ? ((b) - (a)) / 1000.0 : -1.0)
   s = gst_structure_new ("session/negotiated",
       "session-id", G_TYPE_STRING, id,
-      "session", G_TYPE_UINT, priv->sessions,
-      "attempts", G_TYPE_UINT, priv->attempt + 1,
+      "session", G_TYPE_UINT, priv->lifecycle.sessions,
+      "attempts", G_TYPE_UINT, priv->lifecycle.attempt + 1,
       "offer-ms", G_TYPE_DOUBLE, MS (t.created, t.offer_created),
       "gathering-ms", G_TYPE_DOUBLE, MS (t.offer_created, t.gathered),
       "signalling-ms", G_TYPE_DOUBLE, MS (t.gathered, t.answer_set),
@@ -1121,7 +1021,7 @@ on_channel_open (GstSessionStage * stage, gpointer data)
   priv->channel_open = TRUE;
   priv->opened_at = g_get_monotonic_time ();
   post_negotiated (self);
-  priv->attempt = 0;
+  priv->lifecycle.attempt = 0;
   g_mutex_lock (&priv->ctrl_lock);
   klass->channel_open (self);
   gst_session_src_collect_events (self);
@@ -1168,7 +1068,7 @@ post_first_frame (gpointer data)
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self),
           gst_structure_new ("session/first-frame",
-              "session", G_TYPE_UINT, priv->sessions,
+              "session", G_TYPE_UINT, priv->lifecycle.sessions,
               "first-rtp-ms", G_TYPE_DOUBLE,
               t.first_rtp ? (t.first_rtp - t.created) / 1000.0 : -1.0,
               "first-frame-ms", G_TYPE_DOUBLE,
@@ -1303,8 +1203,8 @@ post_stats (GstSessionSrc * self, guint interval, gint64 now)
       (priv->stats_state.at && now - priv->stats_state.at <
           (gint64) interval * 1000 - WATCHDOG_MS * 500))
     return;
-  s = gst_session_stats_build (priv->stage, priv->outputs, priv->sessions,
-      &priv->stats_state, now);
+  s = gst_session_stats_build (priv->stage, priv->outputs,
+      priv->lifecycle.sessions, &priv->stats_state, now);
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), s));
 }
@@ -1316,8 +1216,11 @@ watchdog (gpointer data)
 {
   GstSessionSrc *self = data;
   GstSessionSrcPrivate *priv = PRIV (self);
+  GstSessionWatchTimes times;
   guint media_timeout, start_timeout, stats_interval;
-  gint64 now = g_get_monotonic_time (), last;
+  gint64 now = g_get_monotonic_time ();
+  GError *err;
+  gchar *why;
 
   if (priv->stage == NULL || priv->ended)
     return G_SOURCE_CONTINUE;
@@ -1329,34 +1232,26 @@ watchdog (gpointer data)
   post_stats (self, stats_interval, now);
   follow_path (self, now);
 
-  if (!priv->channel_open) {
-    if (start_timeout && priv->signaller &&
-        now - priv->started_at > (gint64) start_timeout * 1000) {
-      GError *err = g_error_new (GST_RESOURCE_ERROR,
-          GST_RESOURCE_ERROR_OPEN_READ, "no session after %u ms",
-          start_timeout);
-
+  times.started_at = priv->started_at;
+  times.opened_at = priv->channel_open ? priv->opened_at : 0;
+  times.last_input = priv->channel_open ? last_input (self) : 0;
+  times.grace_until = priv->media_grace_until;
+  switch (gst_session_lifecycle_watch (&times,
+          priv->signaller ? start_timeout : 0, media_timeout,
+          DEFAULT_MEDIA_TIMEOUT, now)) {
+    case GST_SESSION_WATCH_START_TIMEOUT:
+      err = g_error_new (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_OPEN_READ,
+          "no session after %u ms", start_timeout);
       start_failed (self, err, NULL);
       g_error_free (err);
-    }
-    return G_SOURCE_CONTINUE;
-  }
-  last = last_input (self);
-  /* media may follow the channel by a little: silence counts from there,
-   * and from the end of an announced late chunk. The session's first
-   * media gets at least the default media-timeout after the channel
-   * opened: under full CPU load the first frame came 1-2 s after it, and
-   * a short media-timeout (meant for a peer gone silent) ended sessions
-   * that had not begun */
-  if (last <= priv->opened_at && media_timeout)
-    media_timeout = MAX (media_timeout, DEFAULT_MEDIA_TIMEOUT);
-  last = MAX (last, priv->opened_at);
-  last = MAX (last, priv->media_grace_until);
-  if (media_timeout && now - last > (gint64) media_timeout * 1000) {
-    gchar *why = g_strdup_printf ("no media for %u ms", media_timeout);
-
-    session_lost (self, why);
-    g_free (why);
+      break;
+    case GST_SESSION_WATCH_SILENT:
+      why = g_strdup_printf ("no media for %u ms", media_timeout);
+      session_lost (self, why);
+      g_free (why);
+      break;
+    case GST_SESSION_WATCH_OK:
+      break;
   }
   return G_SOURCE_CONTINUE;
 }
@@ -1476,7 +1371,7 @@ start_session (GstSessionSrc * self)
   config.clock = gst_element_get_clock (GST_ELEMENT (self));
   config.base_time = gst_element_get_base_time (GST_ELEMENT (self));
 
-  priv->sessions++;
+  priv->lifecycle.sessions++;
   gst_session_stats_reset (&priv->stats_state);
   priv->started_at = g_get_monotonic_time ();
   priv->opened_at = 0;
@@ -1493,10 +1388,11 @@ start_session (GstSessionSrc * self)
    * arrive (on loopback nothing is lost, and nothing is added) */
   set_recovery (self, config.loopback_only ? 0 :
       config.latency_ms * GST_MSECOND);
-  GST_INFO_OBJECT (self, "starting session %u (attempt %u)", priv->sessions,
-      priv->attempt + 1);
-  priv->stage = gst_session_stage_new (GST_ELEMENT (self), &config,
-      &stage_callbacks, self, priv->context, &err);
+  GST_INFO_OBJECT (self, "starting session %u (attempt %u)",
+      priv->lifecycle.sessions, priv->lifecycle.attempt + 1);
+  priv->stage =
+      gst_session_stage_new (GST_ELEMENT (self), &config, &stage_callbacks,
+      self, priv->context, &err);
   gst_clear_object (&config.clock);
   g_free (stun);
   g_free (turn);
@@ -1521,7 +1417,7 @@ start_in_context (gpointer data)
   GstSessionSrcPrivate *priv = PRIV (self);
 
   priv->want_session = TRUE;
-  priv->attempt = 0;
+  priv->lifecycle.attempt = 0;
   start_session (self);
   schedule_script (self);
   return G_SOURCE_REMOVE;
@@ -1786,10 +1682,7 @@ gst_session_src_change_state (GstElement * element, GstStateChange transition)
     }
       priv->ended = FALSE;
       priv->stopping = FALSE;
-      priv->error_posted = FALSE;
-      g_clear_pointer (&priv->last_start_error, g_free);
-      g_clear_pointer (&priv->last_start_details, gst_structure_free);
-      priv->sessions = 0;
+      gst_session_lifecycle_new_run (&priv->lifecycle);
       priv->script_next = 0;
       break;
     case GST_STATE_CHANGE_PAUSED_TO_READY:
@@ -2014,8 +1907,7 @@ gst_session_src_finalize (GObject * object)
   g_free (priv->channel_label);
   g_free (priv->session_id);
   g_free (priv->control_script);
-  g_free (priv->last_start_error);
-  g_clear_pointer (&priv->last_start_details, gst_structure_free);
+  gst_session_lifecycle_clear (&priv->lifecycle);
   g_hash_table_unref (priv->early_refusals);
   g_clear_pointer (&priv->script, gst_session_control_script_unref);
   g_queue_clear_full (&priv->outbox,
@@ -2079,7 +1971,7 @@ gst_session_src_init (GstSessionSrc * self)
   g_mutex_init (&priv->origin.lock);
   priv->origin.origin = GST_CLOCK_TIME_NONE;
   g_queue_init (&priv->outbox);
-  gst_session_retry_policy_init (&priv->policy);
+  gst_session_lifecycle_init (&priv->lifecycle, GST_OBJECT (self));
   GST_OBJECT_FLAG_SET (self, GST_ELEMENT_FLAG_SOURCE);
 }
 

@@ -1,0 +1,247 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The lifecycle of a session source's sessions: a failed start is retried
+ * as the HTTP error model says (gst_session_http_error_retry_decision) or
+ * given up; a lost session is renewed when `renew` is set; giving up
+ * before any output is an ERROR (gst-launch exits non-zero), after output
+ * a WARNING and EOS, so that what was recorded is finalised; a run that
+ * ends without a frame is an ERROR carrying the last start error (an
+ * empty recording is a failure). Decisions and messages only: the element
+ * tears down, starts, posts and ends the stream.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstsessionlifecycle.h"
+
+void
+gst_session_lifecycle_init (GstSessionLifecycle * lc, GstObject * owner)
+{
+  memset (lc, 0, sizeof (*lc));
+  lc->owner = owner;
+  gst_session_retry_policy_init (&lc->policy);
+}
+
+void
+gst_session_lifecycle_clear (GstSessionLifecycle * lc)
+{
+  g_clear_pointer (&lc->last_start_error, g_free);
+  g_clear_pointer (&lc->last_start_details, gst_structure_free);
+}
+
+/* READY→PAUSED: nothing of the previous run counts */
+void
+gst_session_lifecycle_new_run (GstSessionLifecycle * lc)
+{
+  gst_session_lifecycle_clear (lc);
+  lc->error_posted = FALSE;
+  lc->sessions = 0;
+  lc->attempt = 0;
+}
+
+static GstStructure *
+error_details (const gchar * what, const GstSessionHttpError * http)
+{
+  GstStructure *details = gst_structure_new ("details",
+      "reason", G_TYPE_STRING, what, NULL);
+
+  if (http) {
+    GstSessionHttpErrorItem *item = http->items && http->items->len ?
+        g_ptr_array_index (http->items, 0) : NULL;
+
+    gst_structure_set (details, "status", G_TYPE_UINT, http->status,
+        "error-type", G_TYPE_STRING, http->error_type,
+        "detail", G_TYPE_STRING, http->detail, NULL);
+    if (item && item->loc)
+      gst_structure_set (details, "loc", G_TYPE_STRING, item->loc, NULL);
+  }
+  return details;
+}
+
+/* Giving up: before any output an ERROR, after it a WARNING (the element
+ * then ends the stream with EOS). The message names @what and carries the
+ * service's answer when there was one. */
+GstMessage *
+gst_session_lifecycle_give_up (GstSessionLifecycle * lc, const gchar * what,
+    const GError * error, const GstSessionHttpError * http, gboolean delivered)
+{
+  GstStructure *details = error_details (what, http);
+  GstMessage *msg;
+  gchar *text;
+
+  text = g_strdup_printf ("%s: %s", what, error->message);
+  GST_WARNING_OBJECT (lc->owner, "%s", text);
+  if (delivered) {
+    msg = gst_message_new_warning_with_details (lc->owner, (GError *) error,
+        text, details);
+  } else {
+    msg = gst_message_new_error_with_details (lc->owner, (GError *) error,
+        text, details);
+    lc->error_posted = TRUE;
+  }
+  g_free (text);
+  return msg;
+}
+
+/* One start attempt failed (@http: the service's answer, or NULL when
+ * there was none: refused, timed out, ICE). RETRY with *@delay and a
+ * warning, or END with the give-up message. */
+GstSessionLifecycleNext
+gst_session_lifecycle_start_failed (GstSessionLifecycle * lc,
+    const GError * error, const GstSessionHttpError * http, guint max_retries,
+    gboolean delivered, GstClockTime * delay, GstMessage ** message)
+{
+  GstSessionRetryDecision decision;
+  GError *err;
+
+  lc->attempt++;
+  lc->policy.max_attempts = max_retries + 1;
+  g_free (lc->last_start_error);
+  lc->last_start_error = g_strdup (error->message);
+  if (lc->last_start_details)
+    gst_structure_free (lc->last_start_details);
+  lc->last_start_details = error_details ("Could not start a session", http);
+  if (http) {
+    decision = gst_session_http_error_retry_decision (http, &lc->policy,
+        lc->attempt);
+  } else {
+    /* no answer at all: transient */
+    decision.retry = lc->attempt < lc->policy.max_attempts;
+    decision.delay = gst_session_retry_policy_backoff (&lc->policy,
+        lc->attempt);
+    decision.reason = decision.retry ? "no answer" : "attempts exhausted";
+  }
+
+  if (decision.retry) {
+    gchar *text = g_strdup_printf ("Session start failed (%s), retrying in %"
+        G_GUINT64_FORMAT " ms (attempt %u of %u)", error->message,
+        decision.delay / GST_MSECOND, lc->attempt + 1,
+        lc->policy.max_attempts);
+
+    err = g_error_new_literal (GST_RESOURCE_ERROR,
+        GST_RESOURCE_ERROR_OPEN_READ, text);
+    GST_WARNING_OBJECT (lc->owner, "%s (%s)", text, decision.reason);
+    *message = gst_message_new_warning (lc->owner, err, decision.reason);
+    g_error_free (err);
+    g_free (text);
+    *delay = decision.delay;
+    return GST_SESSION_LIFECYCLE_RETRY;
+  }
+
+  if (http) {
+    err = gst_session_http_error_to_gerror (http);
+    err->domain = GST_RESOURCE_ERROR;
+    err->code = http->status == 401 || http->status == 403 ?
+        GST_RESOURCE_ERROR_NOT_AUTHORIZED : GST_RESOURCE_ERROR_OPEN_READ;
+  } else {
+    err = g_error_new (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_OPEN_READ,
+        "%s", error->message);
+  }
+  *message = gst_session_lifecycle_give_up (lc, "Could not start a session",
+      err, http, delivered);
+  g_error_free (err);
+  *delay = 0;
+  return GST_SESSION_LIFECYCLE_END;
+}
+
+/* The session went away without stream_exhausted (1.22.0 webrtcbin gives
+ * no EOS for it: ICE failure, the channel or the signalling stream
+ * closing, or silence tell): RENEW with a warning when @renew is set,
+ * else END with the give-up message. */
+GstSessionLifecycleNext
+gst_session_lifecycle_lost (GstSessionLifecycle * lc, const gchar * why,
+    gboolean renew, gboolean delivered, GstMessage ** message)
+{
+  GError *err;
+
+  if (renew) {
+    gchar *text = g_strdup_printf ("Session lost (%s): starting a new one",
+        why);
+
+    err = g_error_new_literal (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_READ,
+        text);
+    GST_WARNING_OBJECT (lc->owner, "%s", text);
+    *message = gst_message_new_warning (lc->owner, err, NULL);
+    g_error_free (err);
+    g_free (text);
+    return GST_SESSION_LIFECYCLE_RENEW;
+  }
+  err = g_error_new (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_READ,
+      "The session was lost (%s)", why);
+  *message = gst_session_lifecycle_give_up (lc, "Session lost", err, NULL,
+      delivered);
+  g_error_free (err);
+  return GST_SESSION_LIFECYCLE_END;
+}
+
+/* The run ends. Before any frame was delivered (every start failed, or a
+ * stop or EOS came first), an ERROR that carries the last start error,
+ * unless one was posted already; else NULL (a clean end). */
+GstMessage *
+gst_session_lifecycle_ending (GstSessionLifecycle * lc, gboolean delivered)
+{
+  GstStructure *details;
+  GstMessage *msg;
+  GError *err;
+  gchar *debug;
+
+  if (delivered || lc->error_posted)
+    return NULL;
+  if (lc->last_start_error) {
+    err = g_error_new (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_OPEN_READ,
+        "The stream ended before any frame arrived: the last session start "
+        "failed (%s)", lc->last_start_error);
+    details = lc->last_start_details ?
+        gst_structure_copy (lc->last_start_details) :
+        gst_structure_new_empty ("details");
+  } else {
+    err = g_error_new (GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
+        "The stream ended before any frame arrived (%u session start%s)",
+        lc->sessions, lc->sessions == 1 ? "" : "s");
+    details = gst_structure_new_empty ("details");
+  }
+  gst_structure_set (details, "frames", G_TYPE_UINT64, (guint64) 0, NULL);
+  debug = g_strdup_printf ("%u failed start attempt%s, no frame output",
+      lc->attempt, lc->attempt == 1 ? "" : "s");
+  GST_WARNING_OBJECT (lc->owner, "%s", err->message);
+  lc->error_posted = TRUE;
+  msg = gst_message_new_error_with_details (lc->owner, err, debug, details);
+  g_free (debug);
+  g_error_free (err);
+  return msg;
+}
+
+/* The watchdog's verdict at @now (monotonic µs): a session whose control
+ * channel is not open after @start_timeout_ms failed to start; an open one
+ * with no media for @media_timeout_ms is silent (0: never). Silence counts
+ * from the last input, the channel's opening and the end of an announced
+ * late chunk; the session's first media gets at least
+ * @first_media_timeout_ms after the channel opened (under full CPU load
+ * the first frame came 1-2 s after it, and a short media-timeout, meant
+ * for a peer gone silent, ended sessions that had not begun). */
+GstSessionWatch
+gst_session_lifecycle_watch (const GstSessionWatchTimes * t,
+    guint start_timeout_ms, guint media_timeout_ms,
+    guint first_media_timeout_ms, gint64 now)
+{
+  gint64 last;
+
+  if (t->opened_at == 0) {
+    if (start_timeout_ms &&
+        now - t->started_at > (gint64) start_timeout_ms * 1000)
+      return GST_SESSION_WATCH_START_TIMEOUT;
+    return GST_SESSION_WATCH_OK;
+  }
+  if (media_timeout_ms == 0)
+    return GST_SESSION_WATCH_OK;
+  if (t->last_input <= t->opened_at)
+    media_timeout_ms = MAX (media_timeout_ms, first_media_timeout_ms);
+  last = MAX (t->last_input, t->opened_at);
+  last = MAX (last, t->grace_until);
+  return now - last > (gint64) media_timeout_ms *1000 ?
+      GST_SESSION_WATCH_SILENT : GST_SESSION_WATCH_OK;
+}

@@ -1,0 +1,296 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The session lifecycle of the session sources alone (its source compiled
+ * in): what follows a failed start, a lost session, the end of a run, and
+ * the watchdog's verdicts. No service, no network: the element tests
+ * (elements/worldsrc, elements/faults) show the same against the real
+ * service.
+ */
+
+#include <string.h>
+#include <gst/check/gstcheck.h>
+
+#include "gstsessionlifecycle.h"
+
+static GstSessionHttpError *
+http_error (guint status, const gchar * body)
+{
+  GstSessionHttpError *e = gst_session_http_error_parse (status, NULL, body,
+      strlen (body));
+
+  fail_unless (e != NULL);
+  return e;
+}
+
+static const gchar *
+message_text (GstMessage * msg, GError ** err, const GstStructure ** details)
+{
+  gchar *debug = NULL;
+
+  *details = NULL;
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gst_message_parse_error (msg, err, &debug);
+    gst_message_parse_error_details (msg, details);
+  } else {
+    fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_WARNING);
+    gst_message_parse_warning (msg, err, &debug);
+    gst_message_parse_warning_details (msg, details);
+  }
+  g_free (debug);
+  return (*err)->message;
+}
+
+/* a transient failure (503) is retried with a growing delay, up to
+ * max-retries; then an ERROR before any output, with the service's answer */
+GST_START_TEST (test_transient_failures_retry_then_give_up)
+{
+  GstObject *owner = gst_object_ref_sink (gst_bin_new ("src"));
+  GstSessionLifecycle lc;
+  GstSessionHttpError *http = http_error (503,
+      "{\"detail\": \"no runner free\", \"error_type\": \"runner_busy\"}");
+  GError *failure = g_error_new_literal (GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_OPEN_READ, "HTTP 503 runner_busy");
+  GstClockTime delay, last = 0;
+  const GstStructure *details;
+  GstMessage *msg;
+  GError *err = NULL;
+  guint i;
+
+  gst_session_lifecycle_init (&lc, owner);
+  for (i = 0; i < 2; i++) {
+    fail_unless_equals_int (gst_session_lifecycle_start_failed (&lc, failure,
+            http, 2, FALSE, &delay, &msg), GST_SESSION_LIFECYCLE_RETRY);
+    fail_unless (delay > 0 && delay <= 30 * GST_SECOND);
+    fail_unless (i == 0 || delay > last / 2, "the delay did not grow");
+    last = delay;
+    message_text (msg, &err, &details);
+    fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_WARNING);
+    fail_unless (strstr (err->message, "Session start failed (HTTP 503 "
+            "runner_busy), retrying in") != NULL, "%s", err->message);
+    fail_unless (strstr (err->message, i == 0 ? "(attempt 2 of 3)" :
+            "(attempt 3 of 3)") != NULL, "%s", err->message);
+    g_clear_error (&err);
+    gst_message_unref (msg);
+  }
+  fail_unless_equals_int (gst_session_lifecycle_start_failed (&lc, failure,
+          http, 2, FALSE, &delay, &msg), GST_SESSION_LIFECYCLE_END);
+  message_text (msg, &err, &details);
+  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_ERROR);
+  fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_OPEN_READ));
+  fail_unless (details != NULL);
+  fail_unless_equals_string (gst_structure_get_string (details, "reason"),
+      "Could not start a session");
+  fail_unless_equals_string (gst_structure_get_string (details,
+          "error-type"), "runner_busy");
+  fail_unless_equals_string (gst_structure_get_string (details, "detail"),
+      "no runner free");
+  g_clear_error (&err);
+  gst_message_unref (msg);
+  /* the error was posted: the end adds none */
+  fail_unless (gst_session_lifecycle_ending (&lc, FALSE) == NULL);
+
+  gst_session_http_error_free (http);
+  g_error_free (failure);
+  gst_session_lifecycle_clear (&lc);
+  gst_object_unref (owner);
+}
+
+GST_END_TEST;
+
+/* a refusal (401) is never retried; after output, giving up is a warning
+ * (the element ends with EOS, what was recorded is kept) */
+GST_START_TEST (test_refusal_gives_up_at_once)
+{
+  GstObject *owner = gst_object_ref_sink (gst_bin_new ("src"));
+  GstSessionLifecycle lc;
+  GstSessionHttpError *http = http_error (401,
+      "{\"detail\": \"bad key\", \"error_type\": \"unauthorized\"}");
+  GError *failure = g_error_new_literal (GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_OPEN_READ, "HTTP 401");
+  const GstStructure *details;
+  GstClockTime delay;
+  GstMessage *msg;
+  GError *err = NULL;
+
+  gst_session_lifecycle_init (&lc, owner);
+  fail_unless_equals_int (gst_session_lifecycle_start_failed (&lc, failure,
+          http, 5, FALSE, &delay, &msg), GST_SESSION_LIFECYCLE_END);
+  message_text (msg, &err, &details);
+  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_ERROR);
+  fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_NOT_AUTHORIZED), "%s", err->message);
+  g_clear_error (&err);
+  gst_message_unref (msg);
+
+  /* a new run: the same refusal after output is a warning */
+  gst_session_lifecycle_new_run (&lc);
+  fail_unless_equals_int (gst_session_lifecycle_start_failed (&lc, failure,
+          http, 5, TRUE, &delay, &msg), GST_SESSION_LIFECYCLE_END);
+  message_text (msg, &err, &details);
+  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_WARNING);
+  g_clear_error (&err);
+  gst_message_unref (msg);
+  fail_unless (gst_session_lifecycle_ending (&lc, TRUE) == NULL);
+
+  gst_session_http_error_free (http);
+  g_error_free (failure);
+  gst_session_lifecycle_clear (&lc);
+  gst_object_unref (owner);
+}
+
+GST_END_TEST;
+
+/* a lost session is renewed when asked, else the stream ends */
+GST_START_TEST (test_lost_session_renews_or_ends)
+{
+  GstObject *owner = gst_object_ref_sink (gst_bin_new ("src"));
+  GstSessionLifecycle lc;
+  const GstStructure *details;
+  GstMessage *msg;
+  GError *err = NULL;
+
+  gst_session_lifecycle_init (&lc, owner);
+  fail_unless_equals_int (gst_session_lifecycle_lost (&lc, "no media for "
+          "5000 ms", TRUE, TRUE, &msg), GST_SESSION_LIFECYCLE_RENEW);
+  fail_unless_equals_string (message_text (msg, &err, &details),
+      "Session lost (no media for 5000 ms): starting a new one");
+  g_clear_error (&err);
+  gst_message_unref (msg);
+
+  fail_unless_equals_int (gst_session_lifecycle_lost (&lc, "ICE failed",
+          FALSE, TRUE, &msg), GST_SESSION_LIFECYCLE_END);
+  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_WARNING);
+  fail_unless_equals_string (message_text (msg, &err, &details),
+      "The session was lost (ICE failed)");
+  fail_unless_equals_string (gst_structure_get_string (details, "reason"),
+      "Session lost");
+  g_clear_error (&err);
+  gst_message_unref (msg);
+
+  /* before any output: an error */
+  fail_unless_equals_int (gst_session_lifecycle_lost (&lc, "ICE failed",
+          FALSE, FALSE, &msg), GST_SESSION_LIFECYCLE_END);
+  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_ERROR);
+  gst_message_unref (msg);
+
+  gst_session_lifecycle_clear (&lc);
+  gst_object_unref (owner);
+}
+
+GST_END_TEST;
+
+/* a run that ends without a frame is an error carrying the last start
+ * error; one that delivered ends clean */
+GST_START_TEST (test_nothing_delivered_is_an_error)
+{
+  GstObject *owner = gst_object_ref_sink (gst_bin_new ("src"));
+  GstSessionLifecycle lc;
+  GstSessionHttpError *http = http_error (500,
+      "{\"detail\": \"no element textoverlay\", \"error_type\": "
+      "\"runner_server_error\"}");
+  GError *failure = g_error_new_literal (GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_OPEN_READ, "HTTP 500 runner_server_error");
+  const GstStructure *details;
+  GstClockTime delay;
+  GstMessage *msg;
+  GError *err = NULL;
+  guint64 frames = 1;
+
+  gst_session_lifecycle_init (&lc, owner);
+  /* a stop during the retry's wait */
+  fail_unless_equals_int (gst_session_lifecycle_start_failed (&lc, failure,
+          http, 5, FALSE, &delay, &msg), GST_SESSION_LIFECYCLE_RETRY);
+  gst_message_unref (msg);
+  fail_unless (gst_session_lifecycle_ending (&lc, TRUE) == NULL);
+  msg = gst_session_lifecycle_ending (&lc, FALSE);
+  fail_unless (msg != NULL);
+  message_text (msg, &err, &details);
+  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_ERROR);
+  fail_unless (strstr (err->message, "before any frame arrived: the last "
+          "session start failed (HTTP 500 runner_server_error)") != NULL,
+      "%s", err->message);
+  fail_unless_equals_string (gst_structure_get_string (details,
+          "error-type"), "runner_server_error");
+  fail_unless (gst_structure_get_uint64 (details, "frames", &frames));
+  fail_unless_equals_uint64 (frames, 0);
+  g_clear_error (&err);
+  gst_message_unref (msg);
+  /* once only */
+  fail_unless (gst_session_lifecycle_ending (&lc, FALSE) == NULL);
+
+  /* a new run with no failed start: the count of starts */
+  gst_session_lifecycle_new_run (&lc);
+  lc.sessions = 1;
+  msg = gst_session_lifecycle_ending (&lc, FALSE);
+  fail_unless_equals_string (message_text (msg, &err, &details),
+      "The stream ended before any frame arrived (1 session start)");
+  g_clear_error (&err);
+  gst_message_unref (msg);
+
+  gst_session_http_error_free (http);
+  g_error_free (failure);
+  gst_session_lifecycle_clear (&lc);
+  gst_object_unref (owner);
+}
+
+GST_END_TEST;
+
+#define S (G_TIME_SPAN_SECOND)
+
+GST_START_TEST (test_watchdog_verdicts)
+{
+  GstSessionWatchTimes t = { 0, };
+
+  /* starting: the start timeout, from the attempt */
+  t.started_at = 10 * S;
+  fail_unless_equals_int (gst_session_lifecycle_watch (&t, 15000, 2000, 5000,
+          24 * S), GST_SESSION_WATCH_OK);
+  fail_unless_equals_int (gst_session_lifecycle_watch (&t, 15000, 2000, 5000,
+          26 * S), GST_SESSION_WATCH_START_TIMEOUT);
+  fail_unless_equals_int (gst_session_lifecycle_watch (&t, 0, 2000, 5000,
+          100 * S), GST_SESSION_WATCH_OK);
+
+  /* open, no media yet: the first media gets 5 s, not 2 */
+  t.opened_at = 11 * S;
+  fail_unless_equals_int (gst_session_lifecycle_watch (&t, 15000, 2000, 5000,
+          15 * S), GST_SESSION_WATCH_OK);
+  fail_unless_equals_int (gst_session_lifecycle_watch (&t, 15000, 2000, 5000,
+          17 * S), GST_SESSION_WATCH_SILENT);
+
+  /* media flowed: silence counts from the last input */
+  t.last_input = 20 * S;
+  fail_unless_equals_int (gst_session_lifecycle_watch (&t, 15000, 2000, 5000,
+          21 * S), GST_SESSION_WATCH_OK);
+  fail_unless_equals_int (gst_session_lifecycle_watch (&t, 15000, 2000, 5000,
+          23 * S), GST_SESSION_WATCH_SILENT);
+  /* an announced late chunk is waited out; media-timeout=0 never ends */
+  t.grace_until = 30 * S;
+  fail_unless_equals_int (gst_session_lifecycle_watch (&t, 15000, 2000, 5000,
+          31 * S), GST_SESSION_WATCH_OK);
+  fail_unless_equals_int (gst_session_lifecycle_watch (&t, 15000, 2000, 5000,
+          33 * S), GST_SESSION_WATCH_SILENT);
+  fail_unless_equals_int (gst_session_lifecycle_watch (&t, 15000, 0, 5000,
+          300 * S), GST_SESSION_WATCH_OK);
+}
+
+GST_END_TEST;
+
+static Suite *
+lifecycle_suite (void)
+{
+  Suite *s = suite_create ("lifecycle");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_transient_failures_retry_then_give_up);
+  tcase_add_test (tc, test_refusal_gives_up_at_once);
+  tcase_add_test (tc, test_lost_session_renews_or_ends);
+  tcase_add_test (tc, test_nothing_delivered_is_an_error);
+  tcase_add_test (tc, test_watchdog_verdicts);
+  return s;
+}
+
+GST_CHECK_MAIN (lifecycle);

@@ -915,16 +915,22 @@ scale_frame (GstSessionOutput * out, GstBuffer * in, GstCaps * caps)
   return buf;
 }
 
-/* Pushes one decoded (or parsed) sample of the session onto the timeline. */
-void
+/* Pushes one decoded (or parsed) sample of the session onto the timeline.
+ * Encoded video starts at a keyframe: until one comes, each input is
+ * dropped and the answer says so (the element then asks the sender for
+ * one: waiting for the next scheduled keyframe cost up to 1.3 s of a
+ * director recording whenever its first frames were not one). */
+GstSessionOutputResult
 gst_session_output_push (GstSessionOutput * out, GstSample * sample)
 {
   GstBuffer *in = gst_sample_get_buffer (sample);
   GstCaps *caps = gst_sample_get_caps (sample);
   GstClockTime now, mapped;
+  GstSessionOutputResult result = GST_SESSION_OUTPUT_DROPPED;
+  guint64 pushed;
 
   if (in == NULL || caps == NULL)
-    return;
+    return result;
 
   g_mutex_lock (&out->lock);
   if (!out->running || out->ended || out->clock == NULL)
@@ -941,11 +947,13 @@ gst_session_output_push (GstSessionOutput * out, GstSample * sample)
       GST_LOG_OBJECT (out->appsrc, "input %" GST_TIME_FORMAT " dropped: "
           "waiting for a keyframe", GST_TIME_ARGS (GST_BUFFER_PTS (in)));
       out->stats.dropped++;
+      result = GST_SESSION_OUTPUT_WANTS_KEYFRAME;
       goto done;
     }
     out->need_keyframe = FALSE;
   }
 
+  pushed = out->stats.out;
   now = running_now (out);
   mapped = map_input (out, in, now);
   GST_LOG_OBJECT (out->appsrc, "input %" GST_TIME_FORMAT "%s at %"
@@ -979,9 +987,12 @@ gst_session_output_push (GstSessionOutput * out, GstSample * sample)
   } else {
     push_audio (out, in, mapped);
   }
+  if (out->stats.out > pushed)
+    result = GST_SESSION_OUTPUT_PLACED;
 
 done:
   g_mutex_unlock (&out->lock);
+  return result;
 }
 
 /* A new session feeds this output from now on: encoded output must start

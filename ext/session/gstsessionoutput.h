@@ -39,6 +39,14 @@ typedef struct
 
 typedef struct _GstSessionOutput GstSessionOutput;
 
+/* What became of one input (gst_session_output_push) */
+typedef enum
+{
+  GST_SESSION_OUTPUT_PLACED,    /* on the timeline */
+  GST_SESSION_OUTPUT_DROPPED,   /* late, cut, or not running */
+  GST_SESSION_OUTPUT_WANTS_KEYFRAME,    /* encoded video waits for one */
+} GstSessionOutputResult;
+
 typedef struct
 {
   guint64 in;                   /* buffers that arrived */
@@ -77,7 +85,8 @@ void gst_session_output_set_video_size (GstSessionOutput * out, gint width,
 void gst_session_output_stop (GstSessionOutput * out);
 
 G_GNUC_INTERNAL
-void gst_session_output_push (GstSessionOutput * out, GstSample * sample);
+GstSessionOutputResult gst_session_output_push (GstSessionOutput * out,
+    GstSample * sample);
 
 G_GNUC_INTERNAL
 void gst_session_output_new_session (GstSessionOutput * out);

@@ -1102,6 +1102,7 @@ on_sample (GstSessionStage * stage, GstSessionOutputKind kind,
 {
   GstSessionSrc *self = data;
   GstSessionSrcPrivate *priv = PRIV (self);
+  GstSessionOutputResult result;
 
   /* before `configured` the service streams its default size: keep it out
    * of the output (the timeline is filled meanwhile) */
@@ -1111,10 +1112,15 @@ on_sample (GstSessionStage * stage, GstSessionOutputKind kind,
       gst_session_output_touch (priv->outputs[kind]);
     return;
   }
-  if (priv->outputs[kind])
-    gst_session_output_push (priv->outputs[kind], sample);
-  /* the first frame of each session: its time to first frame */
-  if (kind == GST_SESSION_OUTPUT_VIDEO &&
+  if (priv->outputs[kind] == NULL)
+    return;
+  result = gst_session_output_push (priv->outputs[kind], sample);
+  /* encoded video waits for a keyframe (a session's start, the director's
+   * gate opening): asked for now, not at the sender's next one */
+  if (result == GST_SESSION_OUTPUT_WANTS_KEYFRAME)
+    gst_session_stage_request_keyframe (stage);
+  /* the first frame of each session on the pad: its time to first frame */
+  if (kind == GST_SESSION_OUTPUT_VIDEO && result == GST_SESSION_OUTPUT_PLACED &&
       g_atomic_pointer_compare_and_exchange (&priv->first_frame_at, NULL,
           GSIZE_TO_POINTER ((gsize) g_get_monotonic_time ())))
     invoke (self, post_first_frame);

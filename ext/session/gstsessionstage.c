@@ -89,6 +89,8 @@ struct _GstSessionStage
   guint ssrc[2];                /* per GstSessionOutputKind; 0: none yet */
   gchar *candidate_type;        /* of the selected pair's local candidate */
   GPtrArray *jitterbuffers;     /* rtpjitterbuffer, "ssrc" data set */
+  GstPad *video_sink;           /* the video chain's first pad */
+  gint64 keyframe_asked;        /* monotonic µs of the last request */
 };
 
 static GstSessionStage *
@@ -113,6 +115,7 @@ stage_unref (GstSessionStage * stage)
   g_free (stage->turn_server);
   g_free (stage->channel_label);
   g_ptr_array_unref (stage->jitterbuffers);
+  gst_clear_object (&stage->video_sink);
   g_free (stage->candidate_type);
   g_mutex_clear (&stage->lock);
   g_free (stage);
@@ -516,7 +519,6 @@ payload_starts_keyframe (const guint8 * p, gsize n, gboolean h264)
 typedef struct
 {
   GstSessionStage *stage;
-  GstPad *sinkpad;
   gboolean h264;
 } FirstVideo;
 
@@ -524,8 +526,37 @@ static void
 first_video_free (FirstVideo * f)
 {
   stage_unref (f->stage);
-  gst_object_unref (f->sinkpad);
   g_free (f);
+}
+
+/* A keyframe request (upstream force-key-unit: rtpbin sends a PLI) is not
+ * repeated within this: the keyframe needs a round trip and the
+ * jitterbuffer's latency to arrive, and asking again meanwhile makes the
+ * sender send a second one */
+#define KEYFRAME_ASK_INTERVAL (G_TIME_SPAN_SECOND)
+
+/* Asks the sender for a keyframe now (any thread). One request lost on
+ * the path is asked again by the next call after KEYFRAME_ASK_INTERVAL. */
+void
+gst_session_stage_request_keyframe (GstSessionStage * stage)
+{
+  gint64 now = g_get_monotonic_time ();
+  GstPad *pad = NULL;
+
+  g_mutex_lock (&stage->lock);
+  if (!stage->dead && stage->video_sink && (stage->keyframe_asked == 0 ||
+          now - stage->keyframe_asked >= KEYFRAME_ASK_INTERVAL)) {
+    stage->keyframe_asked = now;
+    pad = gst_object_ref (stage->video_sink);
+  }
+  g_mutex_unlock (&stage->lock);
+  if (pad == NULL)
+    return;
+  GST_DEBUG_OBJECT (stage->owner, "asking the sender for a keyframe");
+  gst_pad_push_event (pad,
+      gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE, TRUE,
+          0));
+  gst_object_unref (pad);
 }
 
 /* The video's first packet out of the jitterbuffer: when it does not
@@ -550,9 +581,7 @@ first_video_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   GST_DEBUG_OBJECT (f->stage->owner, "the video starts %s",
       key ? "with a keyframe" : "without a keyframe: asking for one");
   if (!key)
-    gst_pad_push_event (f->sinkpad,
-        gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE,
-            TRUE, 0));
+    gst_session_stage_request_keyframe (f->stage);
   return GST_PAD_PROBE_REMOVE;
 }
 
@@ -600,8 +629,11 @@ on_pad_added (GstElement * webrtc, GstPad * pad, GstSessionStage * stage)
     FirstVideo *f = g_new0 (FirstVideo, 1);
 
     f->stage = stage_ref (stage);
-    f->sinkpad = gst_object_ref (sinkpad);
     f->h264 = h264;
+    g_mutex_lock (&stage->lock);
+    gst_object_replace ((GstObject **) & stage->video_sink,
+        GST_OBJECT (sinkpad));
+    g_mutex_unlock (&stage->lock);
     gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, first_video_probe, f,
         (GDestroyNotify) first_video_free);
   }

@@ -113,6 +113,9 @@ void gst_session_stage_set_latency (GstSessionStage * stage,
     guint latency_ms);
 
 G_GNUC_INTERNAL
+void gst_session_stage_request_keyframe (GstSessionStage * stage);
+
+G_GNUC_INTERNAL
 gchar *gst_session_stage_get_candidate_type (GstSessionStage * stage);
 
 G_GNUC_INTERNAL

@@ -72,6 +72,9 @@ GST_DEBUG_CATEGORY_STATIC (session_output_debug);
  * timestamps by 1/this of each input's difference: it tracks the drift of
  * the two clocks (a time constant of some seconds), not their noise */
 #define NTP_FOLLOW 256
+/* a jitterbuffer timestamp this far after the input's arrival is not an
+ * arrival estimate (see sender_time) */
+#define JB_AHEAD_LIMIT (100 * GST_MSECOND)
 
 struct _GstSessionOutput
 {
@@ -121,6 +124,7 @@ origin_reset_session (GstSessionOutputOrigin * o, GstSessionOutputKind k)
   o->rise_pending[k] = FALSE;
   o->by_sender[k] = FALSE;
   o->initial[k] = TRUE;
+  o->ahead[k] = FALSE;
   o->have_ntp_offset = FALSE;
   o->have_common = FALSE;
 }
@@ -559,7 +563,8 @@ ntp_reference_caps (void)
  * the first report, and for a capture time far from the others, the
  * jitterbuffer's timestamp. Called with the origin lock. */
 static GstClockTime
-sender_time (GstSessionOutputOrigin * o, GstBuffer * in, gboolean * by_sender)
+sender_time (GstSessionOutputOrigin * o, GstSessionOutputKind k,
+    GstBuffer * in, GstClockTime now, gboolean * by_sender)
 {
   GstClockTime pts = GST_BUFFER_PTS (in);
   GstReferenceTimestampMeta *meta;
@@ -567,8 +572,29 @@ sender_time (GstSessionOutputOrigin * o, GstBuffer * in, gboolean * by_sender)
 
   *by_sender = FALSE;
   meta = gst_buffer_get_reference_timestamp_meta (in, ntp_reference_caps ());
-  if (meta == NULL || !GST_CLOCK_TIME_IS_VALID (pts) ||
-      !GST_CLOCK_TIME_IS_VALID (meta->timestamp))
+  if (!GST_CLOCK_TIME_IS_VALID (pts))
+    return pts;
+  /* The jitterbuffer's timestamps are its arrival estimates: one far
+   * after the input's real arrival is none. At a session's start the
+   * sender's first packets come in a burst (queued while DTLS was set
+   * up), the jitterbuffer takes the first one's late arrival as its
+   * reference, and the next ones' timestamps run ahead of their arrival
+   * by the burst's delay (0.4-0.6 s on the Internet profile; the video's
+   * frames then came with one timestamp, clamped, and the latency rose by
+   * 335 ms once they caught up: a 335 ms gap in a recording's audio).
+   * Once seen, the stream's inputs are taken as arriving now until the
+   * sender reports give their capture times (a jitter's few ms ahead is
+   * normal: in-order packets leave the jitterbuffer at once). */
+  if (GST_CLOCK_DIFF (now, pts) > JB_AHEAD_LIMIT && !o->ahead[k]) {
+    GST_DEBUG ("%s: jitterbuffer timestamps %" GST_STIME_FORMAT " ahead of "
+        "arrival: placed by arrival until the sender reports",
+        k == GST_SESSION_OUTPUT_VIDEO ? "video" : "audio",
+        GST_STIME_ARGS (GST_CLOCK_DIFF (now, pts)));
+    o->ahead[k] = TRUE;
+  }
+  if (o->ahead[k])
+    pts = now;
+  if (meta == NULL || !GST_CLOCK_TIME_IS_VALID (meta->timestamp))
     return pts;
   diff = GST_CLOCK_DIFF (meta->timestamp, pts);
   GST_LOG ("sender time %" GST_TIME_FORMAT ", jitterbuffer %" GST_TIME_FORMAT
@@ -610,7 +636,7 @@ map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
   gboolean by_sender;
 
   g_mutex_lock (&o->lock);
-  pts = sender_time (o, in, &by_sender);
+  pts = sender_time (o, k, in, now, &by_sender);
   if (!GST_CLOCK_TIME_IS_VALID (pts)) {
     g_mutex_unlock (&o->lock);
     return now;

@@ -33,6 +33,8 @@ typedef struct
   GstClockTimeDiff ntp_offset;  /* running time minus sender NTP time */
   gboolean by_sender[2];        /* per kind: placed by sender time */
   gboolean initial[2];          /* per kind: in the session's first settle */
+  gboolean ahead[2];            /* per kind: the jitterbuffer's timestamps ran
+                                 * ahead of arrival (see sender_time) */
   GstClockTimeDiff common;      /* the latency both streams are placed at */
   gboolean have_common;
 } GstSessionOutputOrigin;

@@ -321,6 +321,37 @@ GST_START_TEST (test_frames_queued_behind_a_stall_are_not_a_rise)
 
 GST_END_TEST;
 
+/* A session's first packets come in a burst (queued while DTLS was set
+ * up): the jitterbuffer takes the first one's late arrival as its
+ * reference, and the next frames' timestamps run ahead of their arrivals;
+ * it keeps them from going back, so they all have the first one's (400 ms
+ * here, ahead of frames arriving from 10 ms on) until the arrivals catch
+ * up. Those are not arrival estimates: the frames are placed by their
+ * arrival, each in its own slot. Believed, the frames with one timestamp
+ * fell into one slot and the latency rose once they caught up. */
+GST_START_TEST (test_timestamps_ahead_of_arrival_are_not_believed)
+{
+  Timeline t;
+  GstSessionOutputStats s;
+  guint i;
+
+  timeline_init (&t, FALSE);
+  for (i = 0; i < 48; i++) {
+    GstBuffer *buf = gst_buffer_new_allocate (NULL, 16 * 16 * 3 / 2, NULL);
+
+    GST_BUFFER_PTS (buf) = MAX (i * t.frame, 400 * GST_MSECOND);
+    push_at (&t, buf, i * t.frame + 10 * GST_MSECOND);
+  }
+  s = stats (&t);
+  fail_unless_equals_uint64 (s.in, 48);
+  fail_unless (s.repeated <= 1 && s.dropped == 0, "%" G_GUINT64_FORMAT
+      " slots repeated, %" G_GUINT64_FORMAT " frames dropped", s.repeated,
+      s.dropped);
+  timeline_clear (&t);
+}
+
+GST_END_TEST;
+
 /* The late frame has no slot left. Decoded output drops it (its slot was
  * repeated). Encoded output (decode=false) cannot: the frames after it
  * refer to it; it is pushed on its own slot, where nothing was pushed.
@@ -409,6 +440,7 @@ timeline_suite (void)
   tcase_add_test (tc, test_jitter_keeps_every_slot);
   tcase_add_test (tc, test_late_frame_decoded_dropped_encoded_kept);
   tcase_add_test (tc, test_frames_queued_behind_a_stall_are_not_a_rise);
+  tcase_add_test (tc, test_timestamps_ahead_of_arrival_are_not_believed);
   tcase_add_test (tc, test_pause_is_filled_then_input_resumes);
   tcase_add_test (tc, test_sender_reports_place_frames);
   return s;

@@ -42,26 +42,68 @@ message_text (GstMessage * msg, GError ** err, const GstStructure ** details)
   return (*err)->message;
 }
 
+/* @msg (taken) is of @type and its text has @part */
+static void
+check_message (GstMessage * msg, GstMessageType type, const gchar * part)
+{
+  const GstStructure *details;
+  GError *err = NULL;
+
+  fail_unless (msg != NULL);
+  message_text (msg, &err, &details);
+  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), type);
+  fail_unless (part == NULL || strstr (err->message, part) != NULL, "%s",
+      err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+}
+
+/* one lifecycle, its owner, and a start failure with the service's
+ * answer @status, @body */
+typedef struct
+{
+  GstObject *owner;
+  GstSessionLifecycle lc;
+  GstSessionHttpError *http;
+  GError *failure;
+} Fixture;
+
+static void
+fixture_init (Fixture * f, guint status, const gchar * body)
+{
+  f->owner = gst_object_ref_sink (gst_bin_new ("src"));
+  gst_session_lifecycle_init (&f->lc, f->owner);
+  f->http = status ? http_error (status, body) : NULL;
+  f->failure = g_error_new (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_OPEN_READ,
+      "HTTP %u %s", status, f->http ? f->http->error_type : "");
+}
+
+static void
+fixture_clear (Fixture * f)
+{
+  g_clear_pointer (&f->http, gst_session_http_error_free);
+  g_clear_error (&f->failure);
+  gst_session_lifecycle_clear (&f->lc);
+  gst_object_unref (f->owner);
+}
+
 /* a transient failure (503) is retried with a growing delay, up to
  * max-retries; then an ERROR before any output, with the service's answer */
 GST_START_TEST (test_transient_failures_retry_then_give_up)
 {
-  GstObject *owner = gst_object_ref_sink (gst_bin_new ("src"));
-  GstSessionLifecycle lc;
-  GstSessionHttpError *http = http_error (503,
-      "{\"detail\": \"no runner free\", \"error_type\": \"runner_busy\"}");
-  GError *failure = g_error_new_literal (GST_RESOURCE_ERROR,
-      GST_RESOURCE_ERROR_OPEN_READ, "HTTP 503 runner_busy");
+  Fixture f;
   GstClockTime delay, last = 0;
   const GstStructure *details;
   GstMessage *msg;
   GError *err = NULL;
   guint i;
 
-  gst_session_lifecycle_init (&lc, owner);
+  fixture_init (&f, 503,
+      "{\"detail\": \"no runner free\", \"error_type\": \"runner_busy\"}");
   for (i = 0; i < 2; i++) {
-    fail_unless_equals_int (gst_session_lifecycle_start_failed (&lc, failure,
-            http, 2, FALSE, &delay, &msg), GST_SESSION_LIFECYCLE_RETRY);
+    fail_unless_equals_int (gst_session_lifecycle_start_failed (&f.lc,
+            f.failure, f.http, 2, FALSE, &delay, &msg),
+        GST_SESSION_LIFECYCLE_RETRY);
     fail_unless (delay > 0 && delay <= 30 * GST_SECOND);
     fail_unless (i == 0 || delay > last / 2, "the delay did not grow");
     last = delay;
@@ -74,8 +116,8 @@ GST_START_TEST (test_transient_failures_retry_then_give_up)
     g_clear_error (&err);
     gst_message_unref (msg);
   }
-  fail_unless_equals_int (gst_session_lifecycle_start_failed (&lc, failure,
-          http, 2, FALSE, &delay, &msg), GST_SESSION_LIFECYCLE_END);
+  fail_unless_equals_int (gst_session_lifecycle_start_failed (&f.lc, f.failure,
+          f.http, 2, FALSE, &delay, &msg), GST_SESSION_LIFECYCLE_END);
   message_text (msg, &err, &details);
   fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_ERROR);
   fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
@@ -90,12 +132,9 @@ GST_START_TEST (test_transient_failures_retry_then_give_up)
   g_clear_error (&err);
   gst_message_unref (msg);
   /* the error was posted: the end adds none */
-  fail_unless (gst_session_lifecycle_ending (&lc, FALSE) == NULL);
+  fail_unless (gst_session_lifecycle_ending (&f.lc, FALSE) == NULL);
 
-  gst_session_http_error_free (http);
-  g_error_free (failure);
-  gst_session_lifecycle_clear (&lc);
-  gst_object_unref (owner);
+  fixture_clear (&f);
 }
 
 GST_END_TEST;
@@ -104,20 +143,16 @@ GST_END_TEST;
  * (the element ends with EOS, what was recorded is kept) */
 GST_START_TEST (test_refusal_gives_up_at_once)
 {
-  GstObject *owner = gst_object_ref_sink (gst_bin_new ("src"));
-  GstSessionLifecycle lc;
-  GstSessionHttpError *http = http_error (401,
-      "{\"detail\": \"bad key\", \"error_type\": \"unauthorized\"}");
-  GError *failure = g_error_new_literal (GST_RESOURCE_ERROR,
-      GST_RESOURCE_ERROR_OPEN_READ, "HTTP 401");
+  Fixture f;
   const GstStructure *details;
   GstClockTime delay;
   GstMessage *msg;
   GError *err = NULL;
 
-  gst_session_lifecycle_init (&lc, owner);
-  fail_unless_equals_int (gst_session_lifecycle_start_failed (&lc, failure,
-          http, 5, FALSE, &delay, &msg), GST_SESSION_LIFECYCLE_END);
+  fixture_init (&f, 401,
+      "{\"detail\": \"bad key\", \"error_type\": \"unauthorized\"}");
+  fail_unless_equals_int (gst_session_lifecycle_start_failed (&f.lc, f.failure,
+          f.http, 5, FALSE, &delay, &msg), GST_SESSION_LIFECYCLE_END);
   message_text (msg, &err, &details);
   fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_ERROR);
   fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
@@ -126,19 +161,13 @@ GST_START_TEST (test_refusal_gives_up_at_once)
   gst_message_unref (msg);
 
   /* a new run: the same refusal after output is a warning */
-  gst_session_lifecycle_new_run (&lc);
-  fail_unless_equals_int (gst_session_lifecycle_start_failed (&lc, failure,
-          http, 5, TRUE, &delay, &msg), GST_SESSION_LIFECYCLE_END);
-  message_text (msg, &err, &details);
-  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_WARNING);
-  g_clear_error (&err);
-  gst_message_unref (msg);
-  fail_unless (gst_session_lifecycle_ending (&lc, TRUE) == NULL);
+  gst_session_lifecycle_new_run (&f.lc);
+  fail_unless_equals_int (gst_session_lifecycle_start_failed (&f.lc, f.failure,
+          f.http, 5, TRUE, &delay, &msg), GST_SESSION_LIFECYCLE_END);
+  check_message (msg, GST_MESSAGE_WARNING, NULL);
+  fail_unless (gst_session_lifecycle_ending (&f.lc, TRUE) == NULL);
 
-  gst_session_http_error_free (http);
-  g_error_free (failure);
-  gst_session_lifecycle_clear (&lc);
-  gst_object_unref (owner);
+  fixture_clear (&f);
 }
 
 GST_END_TEST;
@@ -146,21 +175,18 @@ GST_END_TEST;
 /* a lost session is renewed when asked, else the stream ends */
 GST_START_TEST (test_lost_session_renews_or_ends)
 {
-  GstObject *owner = gst_object_ref_sink (gst_bin_new ("src"));
-  GstSessionLifecycle lc;
+  Fixture f;
   const GstStructure *details;
   GstMessage *msg;
   GError *err = NULL;
 
-  gst_session_lifecycle_init (&lc, owner);
-  fail_unless_equals_int (gst_session_lifecycle_lost (&lc, "no media for "
+  fixture_init (&f, 0, NULL);
+  fail_unless_equals_int (gst_session_lifecycle_lost (&f.lc, "no media for "
           "5000 ms", TRUE, TRUE, &msg), GST_SESSION_LIFECYCLE_RENEW);
-  fail_unless_equals_string (message_text (msg, &err, &details),
+  check_message (msg, GST_MESSAGE_WARNING,
       "Session lost (no media for 5000 ms): starting a new one");
-  g_clear_error (&err);
-  gst_message_unref (msg);
 
-  fail_unless_equals_int (gst_session_lifecycle_lost (&lc, "ICE failed",
+  fail_unless_equals_int (gst_session_lifecycle_lost (&f.lc, "ICE failed",
           FALSE, TRUE, &msg), GST_SESSION_LIFECYCLE_END);
   fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_WARNING);
   fail_unless_equals_string (message_text (msg, &err, &details),
@@ -171,13 +197,11 @@ GST_START_TEST (test_lost_session_renews_or_ends)
   gst_message_unref (msg);
 
   /* before any output: an error */
-  fail_unless_equals_int (gst_session_lifecycle_lost (&lc, "ICE failed",
+  fail_unless_equals_int (gst_session_lifecycle_lost (&f.lc, "ICE failed",
           FALSE, FALSE, &msg), GST_SESSION_LIFECYCLE_END);
-  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_ERROR);
-  gst_message_unref (msg);
+  check_message (msg, GST_MESSAGE_ERROR, "The session was lost");
 
-  gst_session_lifecycle_clear (&lc);
-  gst_object_unref (owner);
+  fixture_clear (&f);
 }
 
 GST_END_TEST;
@@ -186,26 +210,21 @@ GST_END_TEST;
  * error; one that delivered ends clean */
 GST_START_TEST (test_nothing_delivered_is_an_error)
 {
-  GstObject *owner = gst_object_ref_sink (gst_bin_new ("src"));
-  GstSessionLifecycle lc;
-  GstSessionHttpError *http = http_error (500,
-      "{\"detail\": \"no element textoverlay\", \"error_type\": "
-      "\"runner_server_error\"}");
-  GError *failure = g_error_new_literal (GST_RESOURCE_ERROR,
-      GST_RESOURCE_ERROR_OPEN_READ, "HTTP 500 runner_server_error");
+  Fixture f;
   const GstStructure *details;
   GstClockTime delay;
   GstMessage *msg;
   GError *err = NULL;
   guint64 frames = 1;
 
-  gst_session_lifecycle_init (&lc, owner);
+  fixture_init (&f, 500, "{\"detail\": \"no element textoverlay\", "
+      "\"error_type\": \"runner_server_error\"}");
   /* a stop during the retry's wait */
-  fail_unless_equals_int (gst_session_lifecycle_start_failed (&lc, failure,
-          http, 5, FALSE, &delay, &msg), GST_SESSION_LIFECYCLE_RETRY);
+  fail_unless_equals_int (gst_session_lifecycle_start_failed (&f.lc, f.failure,
+          f.http, 5, FALSE, &delay, &msg), GST_SESSION_LIFECYCLE_RETRY);
   gst_message_unref (msg);
-  fail_unless (gst_session_lifecycle_ending (&lc, TRUE) == NULL);
-  msg = gst_session_lifecycle_ending (&lc, FALSE);
+  fail_unless (gst_session_lifecycle_ending (&f.lc, TRUE) == NULL);
+  msg = gst_session_lifecycle_ending (&f.lc, FALSE);
   fail_unless (msg != NULL);
   message_text (msg, &err, &details);
   fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_ERROR);
@@ -219,21 +238,18 @@ GST_START_TEST (test_nothing_delivered_is_an_error)
   g_clear_error (&err);
   gst_message_unref (msg);
   /* once only */
-  fail_unless (gst_session_lifecycle_ending (&lc, FALSE) == NULL);
+  fail_unless (gst_session_lifecycle_ending (&f.lc, FALSE) == NULL);
 
   /* a new run with no failed start: the count of starts */
-  gst_session_lifecycle_new_run (&lc);
-  lc.sessions = 1;
-  msg = gst_session_lifecycle_ending (&lc, FALSE);
+  gst_session_lifecycle_new_run (&f.lc);
+  f.lc.sessions = 1;
+  msg = gst_session_lifecycle_ending (&f.lc, FALSE);
   fail_unless_equals_string (message_text (msg, &err, &details),
       "The stream ended before any frame arrived (1 session start)");
   g_clear_error (&err);
   gst_message_unref (msg);
 
-  gst_session_http_error_free (http);
-  g_error_free (failure);
-  gst_session_lifecycle_clear (&lc);
-  gst_object_unref (owner);
+  fixture_clear (&f);
 }
 
 GST_END_TEST;

@@ -35,6 +35,7 @@
 #include <gst/webrtc/webrtc.h>
 
 #include "gstsessionsrc.h"
+#include "gstsessioncontext.h"
 #include "gstsessionlifecycle.h"
 #include "gstsessionstats.h"
 
@@ -125,20 +126,15 @@ typedef struct
   GstSessionOutputOrigin origin;
   GstSessionOutput *outputs[2];
 
-  /* the context thread */
-  GMainContext *context;
-  GMainLoop *loop;
-  GThread *thread;
+  /* the session thread */
+  GstSessionContext ctx;
+  GMainContext *context;        /* ctx's, while it runs */
   GThread *dtls_thread;         /* making the DTLS key ahead of need */
 
   /* ctrl_lock: the subclass controller and the outbox */
   GMutex ctrl_lock;
   GQueue outbox;
   gboolean flush_pending;
-
-  /* state-change handshake with the context */
-  GMutex sync_lock;
-  GCond sync_cond;
 
   /* context thread only */
   GstSessionStage *stage;
@@ -194,25 +190,7 @@ static void schedule_script (GstSessionSrc * self);
 static void end_stream (GstSessionSrc * self);
 static void teardown_session (GstSessionSrc * self);
 
-/* ---- the context thread ---- */
-
-static gpointer
-context_thread (gpointer data)
-{
-  GstSessionSrcPrivate *priv = data;
-
-  g_main_context_push_thread_default (priv->context);
-  g_main_loop_run (priv->loop);
-  g_main_context_pop_thread_default (priv->context);
-  return NULL;
-}
-
-static gboolean
-quit_loop (gpointer loop)
-{
-  g_main_loop_quit (loop);
-  return G_SOURCE_REMOVE;
-}
+/* ---- the session thread ---- */
 
 /* GStreamer 1.22's DTLS elements make the process's certificate, a
  * 2048-bit RSA key (80-400 ms measured here), in the first dtlsdec's
@@ -261,11 +239,8 @@ start_context (GstSessionSrc * self)
 {
   GstSessionSrcPrivate *priv = PRIV (self);
 
-  if (priv->thread)
-    return;
-  priv->context = g_main_context_new ();
-  priv->loop = g_main_loop_new (priv->context, FALSE);
-  priv->thread = g_thread_new ("session-ctx", context_thread, priv);
+  gst_session_context_start (&priv->ctx, "session-ctx");
+  priv->context = priv->ctx.context;
 }
 
 static void
@@ -273,102 +248,27 @@ stop_context (GstSessionSrc * self)
 {
   GstSessionSrcPrivate *priv = PRIV (self);
 
-  if (priv->thread == NULL)
-    return;
-  /* quit from inside the loop: a g_main_loop_quit() that came before the
-   * thread reached g_main_loop_run() would be forgotten, and the join would
-   * wait for ever (NULL->READY->NULL in a row) */
-  {
-    GSource *quit = g_idle_source_new ();
-
-    g_source_set_priority (quit, G_PRIORITY_HIGH);
-    g_source_set_callback (quit, quit_loop, priv->loop, NULL);
-    g_source_attach (quit, priv->context);
-    g_source_unref (quit);
-  }
-  g_thread_join (priv->thread);
-  priv->thread = NULL;
-  /* run what was left (sources holding references) before freeing, as
-   * the context's owner (libsoup checks) */
-  g_main_context_push_thread_default (priv->context);
-  while (g_main_context_iteration (priv->context, FALSE));
-  g_main_context_pop_thread_default (priv->context);
-  g_main_loop_unref (priv->loop);
-  g_main_context_unref (priv->context);
-  priv->loop = NULL;
+  gst_session_context_stop (&priv->ctx);
   priv->context = NULL;
 }
 
-typedef struct
-{
-  GstSessionSrc *self;
-  void (*func) (GstSessionSrc * self);
-  gboolean done;
-} SyncCall;
-
+/* Runs @func on the session thread and waits for it (bounded). */
 static gboolean
-sync_dispatch (gpointer data)
+run_sync (GstSessionSrc * self, GstSessionContextFunc func)
 {
-  SyncCall *call = data;
-  GstSessionSrcPrivate *priv = PRIV (call->self);
-
-  call->func (call->self);
-  g_mutex_lock (&priv->sync_lock);
-  call->done = TRUE;
-  g_cond_broadcast (&priv->sync_cond);
-  g_mutex_unlock (&priv->sync_lock);
-  return G_SOURCE_REMOVE;
+  if (gst_session_context_call (&PRIV (self)->ctx, func, self, TEARDOWN_WAIT))
+    return TRUE;
+  GST_ERROR_OBJECT (self, "the session thread did not answer in time");
+  return FALSE;
 }
 
-/* Runs @func on the context and waits for it (bounded). */
-static gboolean
-run_sync (GstSessionSrc * self, void (*func) (GstSessionSrc *))
-{
-  GstSessionSrcPrivate *priv = PRIV (self);
-  SyncCall *call;
-  gint64 deadline;
-  gboolean done;
-
-  if (priv->context == NULL)
-    return TRUE;
-  if (g_main_context_is_owner (priv->context)) {
-    func (self);
-    return TRUE;
-  }
-  call = g_new0 (SyncCall, 1);
-  call->self = self;
-  call->func = func;
-  g_main_context_invoke (priv->context, sync_dispatch, call);
-  deadline = g_get_monotonic_time () + TEARDOWN_WAIT;
-  g_mutex_lock (&priv->sync_lock);
-  while (!call->done)
-    if (!g_cond_wait_until (&priv->sync_cond, &priv->sync_lock, deadline))
-      break;
-  done = call->done;
-  g_mutex_unlock (&priv->sync_lock);
-  if (done)
-    g_free (call);
-  else
-    GST_ERROR_OBJECT (self, "the session thread did not answer in time");
-  /* (a call that timed out is leaked on purpose: it may still run) */
-  return done;
-}
-
-/* Runs @func on the context later, never right away: callers may hold the
- * controller lock, even on the context thread itself. */
+/* Runs @func on the session thread later, never right away: callers may
+ * hold the controller lock, even on the session thread itself. */
 static void
 invoke (GstSessionSrc * self, GSourceFunc func)
 {
-  GstSessionSrcPrivate *priv = PRIV (self);
-  GSource *source;
-
-  if (priv->context == NULL)
-    return;
-  source = g_idle_source_new ();
-  g_source_set_priority (source, G_PRIORITY_DEFAULT);
-  g_source_set_callback (source, func, gst_object_ref (self), gst_object_unref);
-  g_source_attach (source, priv->context);
-  g_source_unref (source);
+  gst_session_context_invoke (&PRIV (self)->ctx, func, gst_object_ref (self),
+      gst_object_unref);
 }
 
 /* ---- events: sending, posting, emitting ---- */
@@ -1430,8 +1330,9 @@ start_in_context (gpointer data)
 }
 
 static void
-stop_in_context (GstSessionSrc * self)
+stop_in_context (gpointer data)
 {
+  GstSessionSrc *self = data;
   GstSessionSrcPrivate *priv = PRIV (self);
 
   priv->want_session = FALSE;
@@ -1919,8 +1820,7 @@ gst_session_src_finalize (GObject * object)
   g_queue_clear_full (&priv->outbox,
       (GDestroyNotify) gst_session_control_event_free);
   g_mutex_clear (&priv->ctrl_lock);
-  g_mutex_clear (&priv->sync_lock);
-  g_cond_clear (&priv->sync_cond);
+  gst_session_context_clear (&priv->ctx);
   g_mutex_clear (&priv->origin.lock);
   G_OBJECT_CLASS (gst_session_src_parent_class)->finalize (object);
 }
@@ -1972,8 +1872,7 @@ gst_session_src_init (GstSessionSrc * self)
   g_mutex_init (&priv->ctrl_lock);
   priv->early_refusals = g_hash_table_new_full (g_str_hash, g_str_equal,
       g_free, g_free);
-  g_mutex_init (&priv->sync_lock);
-  g_cond_init (&priv->sync_cond);
+  gst_session_context_init (&priv->ctx);
   g_mutex_init (&priv->origin.lock);
   priv->origin.origin = GST_CLOCK_TIME_NONE;
   g_queue_init (&priv->outbox);

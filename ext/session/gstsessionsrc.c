@@ -37,9 +37,10 @@
 #include "gstsessionsrc.h"
 #include "gstsessioncontext.h"
 #include "gstsessionlifecycle.h"
+#include "gstsessionscheduler.h"
 #include "gstsessionstats.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_session_src_debug);
+GST_DEBUG_CATEGORY (gst_session_src_debug);
 #define GST_CAT_DEFAULT gst_session_src_debug
 
 #define DEFAULT_URL NULL
@@ -162,9 +163,7 @@ typedef struct
   gint gate_open;               /* atomic: output flows (see wait_configured) */
   gint expected_width;          /* atomic: the configured video size, or 0 */
   gint expected_height;
-  GstSessionControlScript *script;      /* loaded at NULL->READY */
-  guint script_next;
-  GSource *script_source;
+  GstSessionScheduler scheduler;        /* plays the control script */
 
   /* object lock: refusals made while in NULL, before there is a bus to
    * tell (gst-launch sets properties first): control -> "Refused ..." */
@@ -185,7 +184,6 @@ static void start_session (GstSessionSrc * self);
 static gboolean outputs_started (GstSessionSrc * self);
 static void clear_source (GSource ** source);
 static gboolean eos_in_context (gpointer data);
-static void schedule_script (GstSessionSrc * self);
 
 static void end_stream (GstSessionSrc * self);
 static void teardown_session (GstSessionSrc * self);
@@ -684,7 +682,7 @@ end_stream (GstSessionSrc * self)
   clear_source (&priv->drain_source);
   clear_source (&priv->stop_source);
   clear_source (&priv->watchdog_source);
-  clear_source (&priv->script_source);
+  gst_session_scheduler_cancel (&priv->scheduler);
   teardown_session (self);
   post (self, gst_session_lifecycle_ending (&priv->lifecycle,
           outputs_started (self)));
@@ -1325,7 +1323,7 @@ start_in_context (gpointer data)
   priv->want_session = TRUE;
   priv->lifecycle.attempt = 0;
   start_session (self);
-  schedule_script (self);
+  gst_session_scheduler_schedule (&priv->scheduler, priv->context);
   return G_SOURCE_REMOVE;
 }
 
@@ -1339,7 +1337,7 @@ stop_in_context (gpointer data)
   clear_source (&priv->watchdog_source);
   clear_source (&priv->stop_source);
   clear_source (&priv->drain_source);
-  clear_source (&priv->script_source);
+  gst_session_scheduler_cancel (&priv->scheduler);
   teardown_session (self);
   flush_outbox (self);
 }
@@ -1407,83 +1405,34 @@ gst_session_src_send_event (GstElement * element, GstEvent * event)
 
 /* ---- the control script ---- */
 
-static GstClockTime
-running_time_now (GstSessionSrc * self)
-{
-  GstClock *clock = gst_element_get_clock (GST_ELEMENT (self));
-  GstClockTime now, base = gst_element_get_base_time (GST_ELEMENT (self));
-
-  if (clock == NULL)
-    return 0;
-  now = gst_clock_get_time (clock);
-  gst_object_unref (clock);
-  return now > base ? now - base : 0;
-}
-
-
-
+/* One due action of the control script (the scheduler's callback). */
 static gboolean
-script_due (gpointer data)
+script_act (const GstSessionControlAction * a, gpointer data)
 {
   GstSessionSrc *self = data;
   GstSessionSrcPrivate *priv = PRIV (self);
   GstSessionSrcClass *klass = GST_SESSION_SRC_GET_CLASS (self);
-  GstClockTime now = running_time_now (self);
-  guint n = gst_session_control_script_get_n_actions (priv->script);
+  GError *err = NULL;
+  gboolean ok;
 
-  clear_source (&priv->script_source);
-  while (priv->script_next < n && !priv->ended) {
-    const GstSessionControlAction *a =
-        gst_session_control_script_get_action (priv->script,
-        priv->script_next);
-    GError *err = NULL;
-    gboolean ok;
-
-    if (a->time > now)
-      break;
-    priv->script_next++;
-    GST_INFO_OBJECT (self, "control-script line %u at %" GST_TIME_FORMAT
-        ": %s", a->line, GST_TIME_ARGS (a->time),
-        gst_session_control_action_type_to_string (a->type));
-    if (a->type == GST_SESSION_CONTROL_ACTION_STOP) {
-      eos_in_context (self);
-      continue;
-    }
-    g_mutex_lock (&priv->ctrl_lock);
-    ok = klass->apply_action (self, a, &err);
-    gst_session_src_collect_events (self);
-    g_mutex_unlock (&priv->ctrl_lock);
-    if (!ok) {
-      gchar *what = g_strdup_printf ("control-script line %u", a->line);
-
-      gst_session_src_refuse (self, what, err);
-      g_free (what);
-      g_clear_error (&err);
-    }
+  if (priv->ended)
+    return FALSE;
+  if (a->type == GST_SESSION_CONTROL_ACTION_STOP) {
+    eos_in_context (self);
+    return !priv->ended;
   }
-  schedule_script (self);
-  return G_SOURCE_REMOVE;
-}
+  g_mutex_lock (&priv->ctrl_lock);
+  ok = klass->apply_action (self, a, &err);
+  gst_session_src_collect_events (self);
+  g_mutex_unlock (&priv->ctrl_lock);
+  if (!ok) {
+    gchar *what = g_strdup_printf ("control-script line %u", a->line);
 
-static void
-schedule_script (GstSessionSrc * self)
-{
-  GstSessionSrcPrivate *priv = PRIV (self);
-  const GstSessionControlAction *a;
-  GstClockTime now;
-  guint delay_ms;
-
-  if (priv->script == NULL || priv->script_source || priv->ended ||
-      priv->script_next >= gst_session_control_script_get_n_actions
-      (priv->script))
-    return;
-  a = gst_session_control_script_get_action (priv->script, priv->script_next);
-  now = running_time_now (self);
-  delay_ms = a->time > now ? (guint) ((a->time - now + GST_MSECOND - 1) /
-      GST_MSECOND) : 0;
-  priv->script_source = g_timeout_source_new (delay_ms);
-  g_source_set_callback (priv->script_source, script_due, self, NULL);
-  g_source_attach (priv->script_source, priv->context);
+    gst_session_src_refuse (self, what, err);
+    g_free (what);
+    g_clear_error (&err);
+  }
+  return !priv->ended;
 }
 
 static gboolean
@@ -1491,10 +1440,11 @@ load_script (GstSessionSrc * self)
 {
   GstSessionSrcPrivate *priv = PRIV (self);
   GstSessionSrcClass *klass = GST_SESSION_SRC_GET_CLASS (self);
+  GstSessionControlScript *script;
   GError *err = NULL;
   gchar *path;
 
-  g_clear_pointer (&priv->script, gst_session_control_script_unref);
+  gst_session_scheduler_set_script (&priv->scheduler, NULL);
   GST_OBJECT_LOCK (self);
   path = g_strdup (priv->control_script);
   GST_OBJECT_UNLOCK (self);
@@ -1502,15 +1452,16 @@ load_script (GstSessionSrc * self)
     g_free (path);
     return TRUE;
   }
-  priv->script = gst_session_control_script_load (klass->app, path, &err);
+  script = gst_session_control_script_load (klass->app, path, &err);
   g_free (path);
-  if (priv->script == NULL) {
+  if (script == NULL) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s", err->message), (NULL));
     g_error_free (err);
     return FALSE;
   }
   GST_INFO_OBJECT (self, "control script with %u actions",
-      gst_session_control_script_get_n_actions (priv->script));
+      gst_session_control_script_get_n_actions (script));
+  gst_session_scheduler_set_script (&priv->scheduler, script);
   return TRUE;
 }
 
@@ -1590,7 +1541,7 @@ gst_session_src_change_state (GstElement * element, GstStateChange transition)
       priv->ended = FALSE;
       priv->stopping = FALSE;
       gst_session_lifecycle_new_run (&priv->lifecycle);
-      priv->script_next = 0;
+      gst_session_scheduler_rewind (&priv->scheduler);
       break;
     case GST_STATE_CHANGE_PAUSED_TO_READY:
       /* no sample may arrive while the outputs stop */
@@ -1628,7 +1579,7 @@ gst_session_src_change_state (GstElement * element, GstStateChange transition)
     case GST_STATE_CHANGE_READY_TO_NULL:
       stop_context (self);
       join_dtls_key (self);
-      g_clear_pointer (&priv->script, gst_session_control_script_unref);
+      gst_session_scheduler_clear (&priv->scheduler);
       break;
     default:
       break;
@@ -1816,7 +1767,7 @@ gst_session_src_finalize (GObject * object)
   g_free (priv->control_script);
   gst_session_lifecycle_clear (&priv->lifecycle);
   g_hash_table_unref (priv->early_refusals);
-  g_clear_pointer (&priv->script, gst_session_control_script_unref);
+  gst_session_scheduler_clear (&priv->scheduler);
   g_queue_clear_full (&priv->outbox,
       (GDestroyNotify) gst_session_control_event_free);
   g_mutex_clear (&priv->ctrl_lock);
@@ -1873,6 +1824,8 @@ gst_session_src_init (GstSessionSrc * self)
   priv->early_refusals = g_hash_table_new_full (g_str_hash, g_str_equal,
       g_free, g_free);
   gst_session_context_init (&priv->ctx);
+  gst_session_scheduler_init (&priv->scheduler, GST_ELEMENT (self),
+      script_act, self);
   g_mutex_init (&priv->origin.lock);
   priv->origin.origin = GST_CLOCK_TIME_NONE;
   g_queue_init (&priv->outbox);

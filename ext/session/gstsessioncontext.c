@@ -29,7 +29,10 @@ gst_session_context_init (GstSessionContext * c)
 void
 gst_session_context_clear (GstSessionContext * c)
 {
-  gst_session_context_stop (c);
+  /* (an element freed while not in NULL, from its own session thread,
+   * cannot join that thread: left to end with the process) */
+  if (c->context == NULL || !g_main_context_is_owner (c->context))
+    gst_session_context_stop (c);
   g_mutex_clear (&c->lock);
   g_cond_clear (&c->cond);
 }
@@ -113,7 +116,8 @@ sync_dispatch (gpointer data)
 }
 
 /* Runs @func on the context and waits for it, at most @timeout µs
- * (FALSE then). On the context's own thread, or while stopped, at once. */
+ * (FALSE then). On the context's own thread at once; while stopped not at
+ * all (TRUE: nothing runs there to wait for). */
 gboolean
 gst_session_context_call (GstSessionContext * c, GstSessionContextFunc func,
     gpointer data, gint64 timeout)

@@ -18,6 +18,25 @@
 
 #include "gstsessionlifecycle.h"
 
+/* the base element's category: its log tells what the lifecycle did */
+GST_DEBUG_CATEGORY_EXTERN (gst_session_src_debug);
+#define GST_CAT_DEFAULT gst_session_src_debug
+
+/* a warning's debug text: the element's path and @why, as
+ * GST_ELEMENT_WARNING gives it */
+static GstMessage *
+lifecycle_warning (GstSessionLifecycle * lc, GError * err, const gchar * why)
+{
+  gchar *path = gst_object_get_path_string (lc->owner);
+  gchar *debug = g_strdup_printf ("%s%s%s", path, why ? ":\n" : "",
+      why ? why : "");
+  GstMessage *msg = gst_message_new_warning (lc->owner, err, debug);
+
+  g_free (debug);
+  g_free (path);
+  return msg;
+}
+
 void
 gst_session_lifecycle_init (GstSessionLifecycle * lc, GstObject * owner)
 {
@@ -125,7 +144,7 @@ gst_session_lifecycle_start_failed (GstSessionLifecycle * lc,
     err = g_error_new_literal (GST_RESOURCE_ERROR,
         GST_RESOURCE_ERROR_OPEN_READ, text);
     GST_WARNING_OBJECT (lc->owner, "%s (%s)", text, decision.reason);
-    *message = gst_message_new_warning (lc->owner, err, decision.reason);
+    *message = lifecycle_warning (lc, err, decision.reason);
     g_error_free (err);
     g_free (text);
     *delay = decision.delay;
@@ -165,7 +184,7 @@ gst_session_lifecycle_lost (GstSessionLifecycle * lc, const gchar * why,
     err = g_error_new_literal (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_READ,
         text);
     GST_WARNING_OBJECT (lc->owner, "%s", text);
-    *message = gst_message_new_warning (lc->owner, err, NULL);
+    *message = lifecycle_warning (lc, err, NULL);
     g_error_free (err);
     g_free (text);
     return GST_SESSION_LIFECYCLE_RENEW;

@@ -582,20 +582,28 @@ sender_time (GstSessionOutputOrigin * o, GstSessionOutputKind k,
    * by the burst's delay (0.4-0.6 s on the Internet profile; the video's
    * frames then came with one timestamp, clamped, and the latency rose by
    * 335 ms once they caught up: a 335 ms gap in a recording's audio).
-   * Once seen, the stream's inputs are taken as arriving now until the
-   * sender reports give their capture times (a jitter's few ms ahead is
-   * normal: in-order packets leave the jitterbuffer at once). */
-  if (GST_CLOCK_DIFF (now, pts) > JB_AHEAD_LIMIT && !o->ahead[k]) {
-    GST_DEBUG ("%s: jitterbuffer timestamps %" GST_STIME_FORMAT " ahead of "
-        "arrival: placed by arrival until the sender reports",
-        k == GST_SESSION_OUTPUT_VIDEO ? "video" : "audio",
-        GST_STIME_ARGS (GST_CLOCK_DIFF (now, pts)));
-    o->ahead[k] = TRUE;
+   * Once seen, the stream's inputs are taken as arriving now until its
+   * first one with a capture time from the sender reports (a jitter's few
+   * ms ahead is normal: in-order packets leave the jitterbuffer at once).
+   * After that an input without one is the decoder's (loss concealment),
+   * placed by its own timestamp (see map_input). */
+  if (meta == NULL || !GST_CLOCK_TIME_IS_VALID (meta->timestamp)) {
+    if (o->by_sender[k])
+      return pts;
+    if (GST_CLOCK_DIFF (now, pts) > JB_AHEAD_LIMIT && !o->ahead[k]) {
+      GST_DEBUG ("%s: jitterbuffer timestamps %" GST_STIME_FORMAT " ahead "
+          "of arrival: placed by arrival until the sender reports",
+          k == GST_SESSION_OUTPUT_VIDEO ? "video" : "audio",
+          GST_STIME_ARGS (GST_CLOCK_DIFF (now, pts)));
+      o->ahead[k] = TRUE;
+    }
+    return o->ahead[k] ? now : pts;
   }
-  if (o->ahead[k])
+  /* the offset is taken from the arrival too while the jitterbuffer runs
+   * ahead of it */
+  o->ahead[k] = FALSE;
+  if (GST_CLOCK_DIFF (now, pts) > JB_AHEAD_LIMIT)
     pts = now;
-  if (meta == NULL || !GST_CLOCK_TIME_IS_VALID (meta->timestamp))
-    return pts;
   diff = GST_CLOCK_DIFF (meta->timestamp, pts);
   GST_LOG ("sender time %" GST_TIME_FORMAT ", jitterbuffer %" GST_TIME_FORMAT
       ", offset %" GST_STIME_FORMAT, GST_TIME_ARGS (meta->timestamp),

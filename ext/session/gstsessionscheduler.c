@@ -16,10 +16,6 @@
 
 #include "gstsessionscheduler.h"
 
-/* the base element's category: its log tells what the script did */
-GST_DEBUG_CATEGORY_EXTERN (gst_session_src_debug);
-#define GST_CAT_DEFAULT gst_session_src_debug
-
 void
 gst_session_scheduler_init (GstSessionScheduler * s, GstElement * element,
     GstSessionSchedulerAct act, gpointer data)
@@ -93,9 +89,6 @@ script_due (gpointer data)
     if (a->time > now)
       break;
     s->next++;
-    GST_INFO_OBJECT (s->element, "control-script line %u at %"
-        GST_TIME_FORMAT ": %s", a->line, GST_TIME_ARGS (a->time),
-        gst_session_control_action_type_to_string (a->type));
     if (!s->act (a, s->data)) {
       g_main_context_unref (context);
       return G_SOURCE_REMOVE;

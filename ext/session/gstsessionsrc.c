@@ -1323,7 +1323,8 @@ start_in_context (gpointer data)
   priv->want_session = TRUE;
   priv->lifecycle.attempt = 0;
   start_session (self);
-  gst_session_scheduler_schedule (&priv->scheduler, priv->context);
+  if (!priv->ended)
+    gst_session_scheduler_schedule (&priv->scheduler, priv->context);
   return G_SOURCE_REMOVE;
 }
 
@@ -1417,6 +1418,9 @@ script_act (const GstSessionControlAction * a, gpointer data)
 
   if (priv->ended)
     return FALSE;
+  GST_INFO_OBJECT (self, "control-script line %u at %" GST_TIME_FORMAT
+      ": %s", a->line, GST_TIME_ARGS (a->time),
+      gst_session_control_action_type_to_string (a->type));
   if (a->type == GST_SESSION_CONTROL_ACTION_STOP) {
     eos_in_context (self);
     return !priv->ended;

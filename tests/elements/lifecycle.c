@@ -14,6 +14,9 @@
 
 #include "gstsessionlifecycle.h"
 
+/* the element's category, which the lifecycle logs under */
+GST_DEBUG_CATEGORY (gst_session_src_debug);
+
 static GstSessionHttpError *
 http_error (guint status, const gchar * body)
 {
@@ -300,6 +303,8 @@ lifecycle_suite (void)
   Suite *s = suite_create ("lifecycle");
   TCase *tc = tcase_create ("general");
 
+  GST_DEBUG_CATEGORY_INIT (gst_session_src_debug, "sessionsrc", 0,
+      "session source");
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_transient_failures_retry_then_give_up);
   tcase_add_test (tc, test_refusal_gives_up_at_once);

@@ -91,6 +91,7 @@ struct _GstSessionStage
   GPtrArray *jitterbuffers;     /* rtpjitterbuffer, "ssrc" data set */
   GstPad *video_sink;           /* the video chain's first pad */
   gint64 keyframe_asked;        /* monotonic µs of the last request */
+  gint latency_ms;              /* atomic: the jitterbuffer's latency */
 };
 
 static GstSessionStage *
@@ -530,22 +531,28 @@ first_video_free (FirstVideo * f)
 }
 
 /* A keyframe request (upstream force-key-unit: rtpbin sends a PLI) is not
- * repeated within this: the keyframe needs a round trip and the
- * jitterbuffer's latency to arrive, and asking again meanwhile makes the
- * sender send a second one */
-#define KEYFRAME_ASK_INTERVAL (G_TIME_SPAN_SECOND)
+ * repeated within the jitterbuffer's latency and this: the keyframe needs
+ * a round trip and that latency to arrive, and asking again meanwhile
+ * makes the sender send a second one. A request that had no effect (lost
+ * on the path: on the 2 % loss path 1 start in 2 or 3 waited for the
+ * sender's next scheduled keyframe, 25-27 frames, when the next request
+ * came only after 1 s) is asked again after it. */
+#define KEYFRAME_ASK_MARGIN (250 * G_TIME_SPAN_MILLISECOND)
 
-/* Asks the sender for a keyframe now (any thread). One request lost on
- * the path is asked again by the next call after KEYFRAME_ASK_INTERVAL. */
+/* Asks the sender for a keyframe now (any thread), unless one was asked
+ * for less than the latency and KEYFRAME_ASK_MARGIN ago. */
 void
 gst_session_stage_request_keyframe (GstSessionStage * stage)
 {
   gint64 now = g_get_monotonic_time ();
   GstPad *pad = NULL;
 
+  gint64 interval = KEYFRAME_ASK_MARGIN +
+      (gint64) g_atomic_int_get (&stage->latency_ms) * 1000;
+
   g_mutex_lock (&stage->lock);
   if (!stage->dead && stage->video_sink && (stage->keyframe_asked == 0 ||
-          now - stage->keyframe_asked >= KEYFRAME_ASK_INTERVAL)) {
+          now - stage->keyframe_asked >= interval)) {
     stage->keyframe_asked = now;
     pad = gst_object_ref (stage->video_sink);
   }
@@ -1068,6 +1075,7 @@ void
 gst_session_stage_set_latency (GstSessionStage * stage, guint latency_ms)
 {
   stage->config.latency_ms = latency_ms;
+  g_atomic_int_set (&stage->latency_ms, latency_ms);
   g_object_set (stage->webrtc, "latency", latency_ms, NULL);
 }
 
@@ -1225,6 +1233,7 @@ gst_session_stage_new (GstElement * owner,
   stage->cb = *callbacks;
   stage->user_data = user_data;
   stage->config = *config;
+  stage->latency_ms = config->latency_ms;
   stage->stun_server = g_strdup (config->stun_server);
   stage->turn_server = g_strdup (config->turn_server);
   stage->channel_label = g_strdup (config->channel_label);

@@ -596,6 +596,14 @@ sender_time (GstSessionOutputOrigin * o, GstSessionOutputKind k,
           k == GST_SESSION_OUTPUT_VIDEO ? "video" : "audio",
           GST_STIME_ARGS (GST_CLOCK_DIFF (now, pts)));
       o->ahead[k] = TRUE;
+      /* another basis, as when the sender's times come: the latency is
+       * taken anew, and the pair's does not fall for it (taken as a fall
+       * of 134 ms while the stream settled, it cut the audio already out:
+       * a sync click lost under load) */
+      if (o->have_latency[k]) {
+        o->have_latency[k] = FALSE;
+        o->initial[k] = FALSE;
+      }
     }
     return o->ahead[k] ? now : pts;
   }

@@ -79,8 +79,9 @@ struct _GstSessionStage
   GSource *bus_source;
   GSource *gather_source;
 
-  /* lock protects dead, times, ssrc, jitterbuffers; never held while
-   * calling out */
+  /* lock protects dead, times, ssrc, jitterbuffers, video_sink,
+   * keyframe_asked and (for other threads) config.latency_ms; never held
+   * while calling out */
   GMutex lock;
   gboolean dead;
   gboolean offer_sent;
@@ -91,7 +92,6 @@ struct _GstSessionStage
   GPtrArray *jitterbuffers;     /* rtpjitterbuffer, "ssrc" data set */
   GstPad *video_sink;           /* the video chain's first pad */
   gint64 keyframe_asked;        /* monotonic µs of the last request */
-  gint latency_ms;              /* atomic: the jitterbuffer's latency */
 };
 
 static GstSessionStage *
@@ -547,10 +547,10 @@ gst_session_stage_request_keyframe (GstSessionStage * stage)
   gint64 now = g_get_monotonic_time ();
   GstPad *pad = NULL;
 
-  gint64 interval = KEYFRAME_ASK_MARGIN +
-      (gint64) g_atomic_int_get (&stage->latency_ms) * 1000;
+  gint64 interval;
 
   g_mutex_lock (&stage->lock);
+  interval = KEYFRAME_ASK_MARGIN + (gint64) stage->config.latency_ms * 1000;
   if (!stage->dead && stage->video_sink && (stage->keyframe_asked == 0 ||
           now - stage->keyframe_asked >= interval)) {
     stage->keyframe_asked = now;
@@ -1074,8 +1074,9 @@ gst_session_stage_get_candidate_type (GstSessionStage * stage)
 void
 gst_session_stage_set_latency (GstSessionStage * stage, guint latency_ms)
 {
+  g_mutex_lock (&stage->lock);
   stage->config.latency_ms = latency_ms;
-  g_atomic_int_set (&stage->latency_ms, latency_ms);
+  g_mutex_unlock (&stage->lock);
   g_object_set (stage->webrtc, "latency", latency_ms, NULL);
 }
 
@@ -1233,7 +1234,6 @@ gst_session_stage_new (GstElement * owner,
   stage->cb = *callbacks;
   stage->user_data = user_data;
   stage->config = *config;
-  stage->latency_ms = config->latency_ms;
   stage->stun_server = g_strdup (config->stun_server);
   stage->turn_server = g_strdup (config->turn_server);
   stage->channel_label = g_strdup (config->channel_label);

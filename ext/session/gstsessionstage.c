@@ -38,6 +38,7 @@
 #include <gst/session/elementcheck.h>
 
 #include "gstsessionstage.h"
+#include "gstsessiontaskpool.h"
 
 GST_DEBUG_CATEGORY_STATIC (session_stage_debug);
 #define GST_CAT_DEFAULT session_stage_debug
@@ -72,6 +73,7 @@ struct _GstSessionStage
   gchar *channel_label;
 
   GstElement *pipeline;
+  GstTaskPool *task_pool;       /* its streaming threads, joined */
   GstElement *webrtc;
   GObject *paced_agent;         /* libnice agent whose pacing we set */
   guint own_pacing;             /* its own, restored when ICE connects */
@@ -110,6 +112,7 @@ stage_unref (GstSessionStage * stage)
   g_clear_object (&stage->channel);
   gst_clear_object (&stage->webrtc);
   gst_clear_object (&stage->pipeline);
+  gst_clear_object (&stage->task_pool);
   gst_clear_object (&stage->config.clock);
   g_main_context_unref (stage->context);
   g_free (stage->stun_server);
@@ -1247,6 +1250,7 @@ gst_session_stage_new (GstElement * owner,
 
   stage->pipeline = gst_pipeline_new (NULL);
   gst_object_ref_sink (stage->pipeline);
+  stage->task_pool = gst_session_task_pool_new ();
   stage->webrtc = gst_element_factory_make ("webrtcbin", NULL);
   if (stage->webrtc == NULL) {
     g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_MISSING_PLUGIN,
@@ -1333,6 +1337,9 @@ gst_session_stage_new (GstElement * owner,
       G_CALLBACK (on_ice_connection_state), stage);
 
   bus = gst_pipeline_get_bus (GST_PIPELINE (stage->pipeline));
+  /* the streaming threads end with the pipeline, not after it
+   * (gstsessiontaskpool.c: OpenSSL's state freed twice at exit) */
+  gst_session_task_pool_adopt_tasks (bus, stage->task_pool);
   stage->bus_source = gst_bus_create_watch (bus);
   g_source_set_callback (stage->bus_source, (GSourceFunc) (void (*)(void))
       on_bus_message, stage_ref (stage), (GDestroyNotify) stage_unref);

@@ -20,8 +20,8 @@ typedef struct _ServiceHarness ServiceHarness;
 ServiceHarness *service_harness_start (const gchar * first_arg, ...)
     G_GNUC_NULL_TERMINATED;
 void service_harness_stop (ServiceHarness * h);
-void service_harness_settle_threads (void);
 guint service_harness_thread_count (void);
+gchar *service_harness_dtls_thread (void);
 const gchar *service_harness_base_url (ServiceHarness * h);
 /* the start-session endpoint of "world" or "director" (free it) */
 gchar *service_harness_url (ServiceHarness * h, const gchar * app);

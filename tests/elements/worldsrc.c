@@ -1038,9 +1038,15 @@ GST_START_TEST (test_start_stop_cycles)
     if (i % 2) {
       Frames *f = frames_attach (pipeline);
 
+      gchar *thread;
+
       fail_unless (frames_wait (f, 1, WAIT) >= 1, "cycle %u: no frame", i);
       stop_pipeline (pipeline);
       frames_free (f);
+      /* the session's DTLS threads ended with it, not after */
+      thread = service_harness_dtls_thread ();
+      fail_unless (thread == NULL, "cycle %u: %s still alive after the "
+          "element reached NULL", i, thread);
     } else {
       /* mid-negotiation: once the offer went out (it has a session id) */
       GstElement *src = get_src (pipeline);
@@ -1282,7 +1288,6 @@ worldsrc_suite (void)
   tcase_set_timeout (tc, 300);
   suite_add_tcase (s, tc);
   /* after GST_END_TEST, before the process exits */
-  tcase_add_checked_fixture (tc, NULL, service_harness_settle_threads);
   tcase_add_test (tc, test_states_without_service);
   tcase_add_test (tc, test_frames_size_rate_timestamps);
   tcase_add_test (tc, test_sender_resize_keeps_output_size);

@@ -1439,8 +1439,9 @@ gst_session_stage_get_times (GstSessionStage * stage,
  * and syncs them with its state: one added while the pipeline goes down
  * can be left PLAYING (a nicesrc's task then runs past the element, and
  * gst_deinit waits for it for ever). Once the pipeline is in NULL,
- * webrtcbin's thread is joined and nothing is added any more: every
- * element still up is brought down. */
+ * webrtcbin's thread has left its loop and nothing is added any more:
+ * every element still up is brought down (and its task's thread joined,
+ * gstsessiontaskpool.c). */
 static void
 bring_down_stragglers (GstSessionStage * stage)
 {

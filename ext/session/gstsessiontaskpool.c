@@ -16,7 +16,10 @@
  * state: a SIGSEGV or "double free" after a run that went well, under
  * load mostly (seen in the element tests; a script that checks
  * gst-launch-1.0's exit status would see it too). With this pool every
- * such thread has ended before the session's pipeline reaches NULL.
+ * such streaming thread has ended before the session's pipeline reaches
+ * NULL. (Not all DTLS work runs in them: webrtcbin's own thread, which
+ * GStreamer 1.22 does not join, and dtls's timeouts in a GLib shared pool
+ * are left as they are; see docs/reliability.md.)
  *
  * A thread per task start costs tens of µs; a session starts about ten.
  */
@@ -87,7 +90,10 @@ pool_join (GstTaskPool * pool, gpointer id)
 static void
 pool_dispose_handle (GstTaskPool * pool, gpointer id)
 {
-  /* a task never joined: its thread ends on its own */
+  /* a handle given up without a join: its thread ends on its own.
+   * (GStreamer 1.22's GstTask never calls this: a task stopped and never
+   * joined keeps its thread's handle; pads join their tasks when they
+   * deactivate.) */
   g_thread_unref (id);
 }
 

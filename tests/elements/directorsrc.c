@@ -1109,6 +1109,7 @@ directorsrc_suite (void)
   tcase_set_timeout (tc, 300);
   suite_add_tcase (s, tc);
   /* after GST_END_TEST, before the process exits */
+  tcase_add_checked_fixture (tc, NULL, service_harness_settle_threads);
   tcase_add_test (tc, test_configure_effective_settings);
   tcase_add_test (tc, test_prompt_versions);
   tcase_add_test (tc, test_stale_prompt_version);

@@ -286,6 +286,7 @@ faults_suite (void)
   tcase_set_timeout (tc, 120);
   suite_add_tcase (s, tc);
   /* after GST_END_TEST, before the process exits */
+  tcase_add_checked_fixture (tc, NULL, service_harness_settle_threads);
   tcase_add_loop_test (tc, test_fault, 0, G_N_ELEMENTS (faults));
   return s;
 }

@@ -123,7 +123,11 @@ service_harness_stop (ServiceHarness * h)
   g_main_context_unref (ctx);
   fail_unless (g_subprocess_get_if_exited (h->proc) &&
       g_subprocess_get_exit_status (h->proc) == 0,
-      "the service did not exit cleanly on SIGTERM within 10 s");
+      "the service did not exit cleanly on SIGTERM within 10 s (%s %d)",
+      g_subprocess_get_if_signaled (h->proc) ? "killed by signal" :
+      "exit status", g_subprocess_get_if_signaled (h->proc) ?
+      g_subprocess_get_term_sig (h->proc) :
+      g_subprocess_get_exit_status (h->proc));
   g_object_unref (h->proc);
   g_free (h->base_url);
   g_free (h);
@@ -177,6 +181,37 @@ service_harness_dtls_thread (void)
   }
   g_dir_close (dir);
   return found;
+}
+
+/* A checked teardown: waits (at most 3 s) until no thread of the process
+ * has ended for 200 ms, so that the test process does not exit while
+ * threads are still ending.
+ *
+ * A thread that ran DTLS frees OpenSSL's per-thread state as it ends,
+ * while exit() runs OpenSSL's atexit cleanup (OPENSSL_cleanup), which
+ * frees the same state: a double free or a SIGSEGV after the last check.
+ * The stage's streaming threads are joined with its pipeline now
+ * (gstsessiontaskpool.c, checked by service_harness_dtls_thread); what is
+ * left is not the elements' to join: GStreamer 1.22's webrtcbin does not
+ * join its own thread, and the DTLS timeouts run in a GLib shared pool. */
+void
+service_harness_settle_threads (void)
+{
+  gint64 deadline = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
+  gint64 stable_since = g_get_monotonic_time ();
+  guint n = service_harness_thread_count ();
+
+  while (g_get_monotonic_time () < deadline &&
+      g_get_monotonic_time () - stable_since < 200 * G_TIME_SPAN_MILLISECOND) {
+    guint now;
+
+    g_usleep (5000);
+    now = service_harness_thread_count ();
+    if (now != n) {
+      n = now;
+      stable_since = g_get_monotonic_time ();
+    }
+  }
 }
 
 const gchar *

@@ -22,6 +22,7 @@ ServiceHarness *service_harness_start (const gchar * first_arg, ...)
 void service_harness_stop (ServiceHarness * h);
 guint service_harness_thread_count (void);
 gchar *service_harness_dtls_thread (void);
+void service_harness_settle_threads (void);
 const gchar *service_harness_base_url (ServiceHarness * h);
 /* the start-session endpoint of "world" or "director" (free it) */
 gchar *service_harness_url (ServiceHarness * h, const gchar * app);

@@ -1288,6 +1288,7 @@ worldsrc_suite (void)
   tcase_set_timeout (tc, 300);
   suite_add_tcase (s, tc);
   /* after GST_END_TEST, before the process exits */
+  tcase_add_checked_fixture (tc, NULL, service_harness_settle_threads);
   tcase_add_test (tc, test_states_without_service);
   tcase_add_test (tc, test_frames_size_rate_timestamps);
   tcase_add_test (tc, test_sender_resize_keeps_output_size);

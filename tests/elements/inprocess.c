@@ -1,0 +1,286 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The elements in this process alone, on GstHarness, with a scripted
+ * signaller (script-signaller.c) instead of a service: what does not need
+ * a session to come up. The offer the element makes, how a refused start
+ * ends, retries and their waits, a start that is never answered, EOS
+ * while no session delivered. Seconds, not minutes; the real-service
+ * suites (worldsrc.c, directorsrc.c, faults.c) stay the integration
+ * tests.
+ */
+
+#include <string.h>
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+
+#include "script-signaller.h"
+
+/* generous: a loaded machine; every wait ends as soon as its condition */
+#define WAIT_S 20
+
+typedef struct
+{
+  GstHarness *h;
+  GstBus *bus;
+  ScriptSignaller *sig;
+} Fixture;
+
+/* @factory's element on a harness, with a bus of its own (a harness gives
+ * none) and the scripted signaller, not yet playing */
+static Fixture *
+fixture_new (const gchar * factory, const gchar * pad)
+{
+  Fixture *fx = g_new0 (Fixture, 1);
+
+  fx->h = gst_harness_new_with_padnames (factory, NULL, pad);
+  fx->bus = gst_bus_new ();
+  gst_element_set_bus (fx->h->element, fx->bus);
+  fx->sig = script_signaller_new ();
+  g_object_set (fx->h->element, "signaller", fx->sig, NULL);
+  /* a director session starts with a prompt */
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (fx->h->element),
+          "prompt") && g_str_equal (factory, "directorsrc"))
+    g_object_set (fx->h->element, "prompt", "a lighthouse at dusk", NULL);
+  return fx;
+}
+
+static void
+fixture_free (Fixture * fx)
+{
+  gst_harness_teardown (fx->h);
+  gst_bus_set_flushing (fx->bus, TRUE);
+  gst_object_unref (fx->bus);
+  g_object_unref (fx->sig);
+  g_free (fx);
+}
+
+/* the next message of @types within WAIT_S, skipping others; NULL if none */
+static GstMessage *
+next_message (Fixture * fx, GstMessageType types)
+{
+  return gst_bus_timed_pop_filtered (fx->bus, WAIT_S * GST_SECOND, types);
+}
+
+static gboolean
+wait_starts (Fixture * fx, guint n)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
+
+  while (script_signaller_starts (fx->sig) < n &&
+      g_get_monotonic_time () < deadline)
+    g_usleep (2000);
+  return script_signaller_starts (fx->sig) >= n;
+}
+
+/* the error's text and details, checked: it names @status and @needle */
+static void
+assert_error (GstMessage * msg, guint status, const gchar * needle)
+{
+  GError *err = NULL;
+  const GstStructure *details = NULL;
+  guint got = 0;
+
+  fail_unless (msg != NULL, "no error");
+  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_ERROR);
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (strstr (err->message, needle) != NULL, "%s", err->message);
+  gst_message_parse_error_details (msg, &details);
+  fail_unless (details != NULL, "no details: %s", err->message);
+  fail_unless (gst_structure_get_uint (details, "status", &got),
+      "no status: %" GST_PTR_FORMAT, details);
+  fail_unless_equals_int (got, status);
+  g_error_free (err);
+}
+
+#define MODEL_422 "{\"detail\":[{\"type\":\"image_too_small\"," \
+    "\"msg\":\"the image is smaller than 512x512\",\"loc\":[\"body\"," \
+    "\"image_url\"],\"input\":\"x\"}]}"
+#define BUSY_503 "{\"detail\":\"no runner free\"," \
+    "\"error_type\":\"runner_scheduling_failure\"}"
+
+/* the offer asks for loss recovery: NACK with RTX, PLI and FIR for video,
+ * Opus in-band FEC for the director's audio, and a data channel */
+GST_START_TEST (test_offer_asks_for_loss_recovery)
+{
+  const gchar *factories[] = { "worldsrc", "directorsrc" };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (factories); i++) {
+    Fixture *fx = fixture_new (factories[i], "video");
+    gchar *sdp;
+
+    script_signaller_push_http_error (fx->sig, 422, NULL, MODEL_422);
+    gst_harness_play (fx->h);
+    fail_unless (wait_starts (fx, 1), "%s: no start", factories[i]);
+    sdp = script_signaller_last_offer (fx->sig);
+    fail_unless (sdp != NULL);
+    fail_unless (strstr (sdp, "m=video ") != NULL, "%s", sdp);
+    fail_unless (strstr (sdp, "a=rtcp-fb:96 nack\r\n") != NULL, "%s", sdp);
+    fail_unless (strstr (sdp, "a=rtcp-fb:96 nack pli") != NULL, "%s", sdp);
+    fail_unless (strstr (sdp, "a=rtcp-fb:96 ccm fir") != NULL, "%s", sdp);
+    fail_unless (strstr (sdp, " rtx/90000") != NULL, "%s", sdp);
+    fail_unless (strstr (sdp, "apt=96") != NULL, "%s", sdp);
+    fail_unless (strstr (sdp, "m=application ") != NULL, "%s", sdp);
+    fail_unless (strstr (sdp, "a=recvonly") != NULL, "%s", sdp);
+    if (i == 1) {
+      fail_unless (strstr (sdp, "m=audio ") != NULL, "%s", sdp);
+      fail_unless (strstr (sdp, "useinbandfec=1") != NULL, "%s", sdp);
+    } else {
+      fail_unless (strstr (sdp, "m=audio ") == NULL, "%s", sdp);
+    }
+    g_free (sdp);
+    fixture_free (fx);
+  }
+}
+
+GST_END_TEST;
+
+/* a model-level 422 is final: one start, an ERROR naming the type, the
+ * status and the service's text, no retry */
+GST_START_TEST (test_refused_start_is_an_error)
+{
+  Fixture *fx = fixture_new ("worldsrc", "video");
+  GstMessage *msg;
+
+  script_signaller_push_http_error (fx->sig, 422, NULL, MODEL_422);
+  gst_harness_play (fx->h);
+  msg = next_message (fx, GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
+  assert_error (msg, 422, "image_too_small");
+  gst_message_unref (msg);
+  fail_unless_equals_int (script_signaller_starts (fx->sig), 1);
+  fixture_free (fx);
+}
+
+GST_END_TEST;
+
+/* a transient 503 is retried after the policy's wait (0.5 s, then 1 s,
+ * each +-20 %), with a warning each; once max-retries is spent, an ERROR
+ * with the last refusal */
+GST_START_TEST (test_transient_retried_then_error)
+{
+  Fixture *fx = fixture_new ("worldsrc", "video");
+  GstMessage *msg;
+  gint64 t[3];
+  guint i;
+
+  g_object_set (fx->h->element, "max-retries", 2, NULL);
+  for (i = 0; i < 3; i++)
+    script_signaller_push_http_error (fx->sig, 503,
+        "runner_scheduling_failure", BUSY_503);
+  gst_harness_play (fx->h);
+  for (i = 0; i < 3; i++) {
+    fail_unless (wait_starts (fx, i + 1), "start %u did not come", i + 1);
+    t[i] = script_signaller_start_time (fx->sig, i);
+  }
+  fail_unless (t[1] - t[0] >= 350 * 1000, "retried after %" G_GINT64_FORMAT
+      " us", t[1] - t[0]);
+  fail_unless (t[2] - t[1] >= 750 * 1000, "retried after %" G_GINT64_FORMAT
+      " us", t[2] - t[1]);
+  for (i = 0; i < 2; i++) {
+    GError *err = NULL;
+
+    msg = next_message (fx, GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
+    fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING,
+        "warning %u", i);
+    gst_message_parse_warning (msg, &err, NULL);
+    fail_unless (strstr (err->message, "retrying") != NULL, "%s", err->message);
+    g_error_free (err);
+    gst_message_unref (msg);
+  }
+  msg = next_message (fx, GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
+  assert_error (msg, 503, "runner_scheduling_failure");
+  gst_message_unref (msg);
+  fail_unless_equals_int (script_signaller_starts (fx->sig), 3);
+  fixture_free (fx);
+}
+
+GST_END_TEST;
+
+/* a start never answered ends at start-timeout, and with no retry left in
+ * an ERROR; the signaller is stopped (nothing left running) */
+GST_START_TEST (test_unanswered_start_times_out)
+{
+  Fixture *fx = fixture_new ("worldsrc", "video");
+  GstMessage *msg;
+  GError *err = NULL;
+  gint64 t0;
+
+  g_object_set (fx->h->element, "max-retries", 0, "start-timeout", 300, NULL);
+  script_signaller_push_silence (fx->sig);
+  t0 = g_get_monotonic_time ();
+  gst_harness_play (fx->h);
+  msg = next_message (fx, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error for a start never answered");
+  fail_unless (g_get_monotonic_time () - t0 >= 300 * 1000);
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (strstr (err->message, "no session after 300 ms") != NULL,
+      "%s", err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  fail_unless_equals_int (script_signaller_starts (fx->sig), 1);
+  fail_unless (script_signaller_stops (fx->sig) >= 1, "signaller not stopped");
+  fixture_free (fx);
+}
+
+GST_END_TEST;
+
+/* EOS between two attempts, before any frame: an ERROR that carries the
+ * last refusal (an empty recording is a failure), then EOS on the pad so
+ * that a muxer can finish; no further start */
+GST_START_TEST (test_eos_before_any_frame_is_an_error)
+{
+  Fixture *fx = fixture_new ("directorsrc", "video");
+  GstMessage *msg;
+  GstEvent *ev;
+  gboolean eos = FALSE;
+  gint64 deadline;
+
+  g_object_set (fx->h->element, "max-retries", 20, NULL);
+  script_signaller_push_http_error (fx->sig, 503,
+      "runner_scheduling_failure", BUSY_503);
+  gst_harness_play (fx->h);
+  msg = next_message (fx, GST_MESSAGE_WARNING | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING,
+      "no warning for the refused start");
+  gst_message_unref (msg);
+  fail_unless (gst_element_send_event (fx->h->element, gst_event_new_eos ()));
+  msg = next_message (fx, GST_MESSAGE_ERROR);
+  assert_error (msg, 503, "before any frame");
+  gst_message_unref (msg);
+  deadline = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
+  while (!eos && g_get_monotonic_time () < deadline) {
+    ev = gst_harness_try_pull_event (fx->h);
+    if (ev == NULL) {
+      g_usleep (2000);
+      continue;
+    }
+    eos = GST_EVENT_TYPE (ev) == GST_EVENT_EOS;
+    gst_event_unref (ev);
+  }
+  fail_unless (eos, "no EOS on the pad after the error");
+  fail_unless_equals_int (gst_harness_buffers_received (fx->h), 0);
+  fail_unless_equals_int (script_signaller_starts (fx->sig), 1);
+  fixture_free (fx);
+}
+
+GST_END_TEST;
+
+static Suite *
+inprocess_suite (void)
+{
+  Suite *s = suite_create ("inprocess");
+  TCase *tc = tcase_create ("scripted");
+
+  tcase_set_timeout (tc, 60);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_offer_asks_for_loss_recovery);
+  tcase_add_test (tc, test_refused_start_is_an_error);
+  tcase_add_test (tc, test_transient_retried_then_error);
+  tcase_add_test (tc, test_unanswered_start_times_out);
+  tcase_add_test (tc, test_eos_before_any_frame_is_an_error);
+  return s;
+}
+
+GST_CHECK_MAIN (inprocess);

@@ -18,6 +18,8 @@
 #include <gst/session/platform/platform.h>
 #include "../session-private.h"
 #include "webhook.h"
+#include <nettle/base64.h>
+
 #include "webhook-private.h"
 
 /* ---------------------------------------------------------------------- */
@@ -27,56 +29,45 @@
 G_DEFINE_BOXED_TYPE (GstSessionWebhookKeySet, gst_session_webhook_key_set,
     gst_session_webhook_key_set_ref, gst_session_webhook_key_set_unref);
 
-static gint
-base64url_value (gchar c)
-{
-  if (c >= 'A' && c <= 'Z')
-    return c - 'A';
-  if (c >= 'a' && c <= 'z')
-    return c - 'a' + 26;
-  if (c >= '0' && c <= '9')
-    return c - '0' + 52;
-  if (c == '-')
-    return 62;
-  if (c == '_')
-    return 63;
-  return -1;
-}
-
 /* Decodes base64url (RFC 4648 section 5) with or without its `=` padding
  * into at most @max bytes of @out. Padding, when present, must be complete.
  * Returns the decoded length, -1 when @text is not base64url, or -2 when it
- * decodes to more than @max bytes. */
+ * decodes to more than @max bytes. nettle decodes; what it would let pass
+ * is refused first: characters outside the alphabet (it skips white
+ * space) and a length no padding can complete. */
 static gssize
 base64url_decode (const gchar * text, guint8 * out, gsize max)
 {
-  gsize len = strlen (text), pad = 0, i, n = 0;
-  guint32 bits = 0;
-  guint nbits = 0;
+  static const gchar alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+      "abcdefghijklmnopqrstuvwxyz0123456789-_";
+  struct base64_decode_ctx ctx;
+  gsize len = strlen (text), pad = 0, n;
+  gchar *padded;
+  guint8 *buf;
+  gboolean ok;
 
   while (len > 0 && text[len - 1] == '=') {
     len--;
     pad++;
   }
-  if (pad > 2 || (pad > 0 && (len + pad) % 4 != 0) || len % 4 == 1)
+  if (pad > 2 || (pad > 0 && (len + pad) % 4 != 0) || len % 4 == 1 ||
+      strspn (text, alphabet) != len)
     return -1;
-
-  for (i = 0; i < len; i++) {
-    gint v = base64url_value (text[i]);
-
-    if (v < 0)
-      return -1;
-    bits = (bits << 6) | (guint32) v;
-    nbits += 6;
-    if (nbits >= 8) {
-      nbits -= 8;
-      if (n == max)
-        return -2;
-      out[n++] = (guint8) (bits >> nbits);
-      bits &= (1u << nbits) - 1;
-    }
-  }
-  return (gssize) n;
+  /* 3 bytes per 4 characters, the last group short */
+  if (len / 4 * 3 + (len % 4 ? len % 4 - 1 : 0) > max)
+    return -2;
+  /* nettle wants the padding */
+  padded = g_strnfill (len + (4 - len % 4) % 4, '=');
+  memcpy (padded, text, len);
+  buf = g_malloc (BASE64_DECODE_LENGTH (strlen (padded)) + 1);
+  base64url_decode_init (&ctx);
+  ok = base64_decode_update (&ctx, &n, buf, strlen (padded), padded) &&
+      base64_decode_final (&ctx) && n <= max;
+  if (ok)
+    memcpy (out, buf, n);
+  g_free (buf);
+  g_free (padded);
+  return ok ? (gssize) n : -1;
 }
 
 /* Adds entry @index of the `keys` array to @keys, or says in @skipped why

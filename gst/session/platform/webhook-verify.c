@@ -20,6 +20,8 @@
 #include <gst/session/platform/platform.h>
 #include "../session-private.h"
 #include "webhook.h"
+#include <nettle/base16.h>
+
 #include "webhook-private.h"
 
 /**
@@ -167,23 +169,23 @@ parse_timestamp (const gchar * text, gint64 * out)
   return TRUE;
 }
 
-/* Exactly 2 * @n hexadecimal digits of either case into @out. */
+/* Exactly 2 * @n hexadecimal digits of either case into @out (nettle
+ * decodes; it would skip white space, so the digits are checked first). */
 static gboolean
 hex_decode (const gchar * text, guint8 * out, gsize n)
 {
-  gsize i;
+  struct base16_decode_ctx ctx;
+  gsize i, length = n;
 
   if (strlen (text) != 2 * n)
     return FALSE;
-  for (i = 0; i < n; i++) {
-    gint hi = g_ascii_xdigit_value (text[2 * i]);
-    gint lo = g_ascii_xdigit_value (text[2 * i + 1]);
-
-    if (hi < 0 || lo < 0)
+  for (i = 0; i < 2 * n; i++) {
+    if (!g_ascii_isxdigit (text[i]))
       return FALSE;
-    out[i] = (guint8) (hi << 4 | lo);
   }
-  return TRUE;
+  base16_decode_init (&ctx);
+  return base16_decode_update (&ctx, &length, out, 2 * n, text) &&
+      base16_decode_final (&ctx) && length == n;
 }
 
 /* Reads the four header values (@counts: how often each was present, or

@@ -21,7 +21,11 @@
  * GStreamer 1.22 does not join, and dtls's timeouts in a GLib shared pool
  * are left as they are; see docs/reliability.md.)
  *
- * A thread per task start costs tens of µs; a session starts about ten.
+ * The cost: a thread created and joined per task start, 120-350 µs each
+ * measured on this 2-core machine under full CPU load (a loop of 2000
+ * g_thread_new + g_thread_join); a whole world session creates 15 tasks
+ * in its process (GST_DEBUG=task:5, "Created task"), the stage's among
+ * them: at most about 5 ms per session under load.
  */
 
 #ifdef HAVE_CONFIG_H

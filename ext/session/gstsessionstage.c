@@ -52,7 +52,11 @@ GST_DEBUG_CATEGORY_STATIC (session_stage_debug);
 /* host candidates of the other interfaces come within this of the first */
 #define GATHER_HOST_GRACE_MS 10
 
-/* the longest wait of a NACK or PLI for its RTCP packet */
+/* rtpsession's rtcp-min-interval: a floor of the report interval for the
+ * plain AVP profiles only. WebRTC is SAVPF, where 1.22's rtpsession takes
+ * no minimum (RFC 4585 3.4d; rtp_stats_calculate_rtcp_interval): the
+ * interval, and so the longest wait of a NACK or PLI that missed the early
+ * feedback slot, comes from FEEDBACK_BANDWIDTH alone */
 #define FEEDBACK_INTERVAL ((guint64) (100 * GST_MSECOND))
 /* the session's RTCP bandwidth (bit/s; a value over 1 is absolute), which
  * bounds the report interval from below too: left to 5 % of a session
@@ -453,6 +457,95 @@ raise_latency (GstSessionStage * stage, gpointer data)
   }
 }
 
+/* A gap of packets longer than the jitterbuffer's latency plus this is a
+ * dropout, not losses to ask for again (see on_video_rtp) */
+#define DROPOUT_MARGIN_MS 100
+
+static void
+ask_keyframe (GstSessionStage * stage, gpointer data)
+{
+  GST_DEBUG_OBJECT (stage->owner, "video resumed after a dropout");
+  gst_session_stage_request_keyframe (stage);
+}
+
+typedef struct
+{
+  GstSessionStage *stage;       /* not a reference: the pad goes first */
+  gboolean have;
+  guint16 seq;                  /* the newest packet so far */
+  guint32 rtptime;
+} GapWatch;
+
+/* After a blackout of the path (seconds without a packet) the first video
+ * packet shows a gap of hundreds. The jitterbuffer asks for each again
+ * (NACK), lets nothing out, the new packets included, until each came or
+ * was declared lost at its own time plus the latency, and the depayloader
+ * asks for a keyframe only when it sees the discontinuity: measured on
+ * the LAN path, 112 ms from the path's return to the first new frame,
+ * twice Chromium's. A gap longer than the latency could still recover
+ * (RTP time, 90 kHz for video) is a dropout: the keyframe is asked for as
+ * the first packet after it arrives, before the jitterbuffer sees it, and
+ * the jitterbuffer resets once a few packets in a row came
+ * (max-dropout-time) instead of waiting for the gap. Streaming thread. */
+static GstPadProbeReturn
+on_video_rtp (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GapWatch *w = user_data;
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+  guint16 seq;
+  guint32 rtptime, dropout;
+  gint gap;
+
+  if (buf == NULL || !gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp))
+    return GST_PAD_PROBE_OK;
+  seq = gst_rtp_buffer_get_seq (&rtp);
+  rtptime = gst_rtp_buffer_get_timestamp (&rtp);
+  gst_rtp_buffer_unmap (&rtp);
+  /* newer than the newest so far (retransmissions are older) */
+  gap = w->have ? gst_rtp_buffer_compare_seqnum (w->seq, seq) : 1;
+  if (gap <= 0)
+    return GST_PAD_PROBE_OK;
+  g_mutex_lock (&w->stage->lock);
+  dropout = (w->stage->config.latency_ms + DROPOUT_MARGIN_MS) * 90;
+  g_mutex_unlock (&w->stage->lock);
+  if (w->have && gap > 1 && rtptime - w->rtptime > dropout &&
+      rtptime - w->rtptime < G_MAXINT32)
+    invoke (w->stage, ask_keyframe, NULL, NULL);
+  w->have = TRUE;
+  w->seq = seq;
+  w->rtptime = rtptime;
+  return GST_PAD_PROBE_OK;
+}
+
+/* Watches the video's jitterbuffer for dropouts (on_video_rtp) and lets
+ * it reset after one (max-dropout-time: the latency and the margin).
+ * Called once the video's jitterbuffer is known, and again when the
+ * latency changes. */
+static void
+set_dropout (GstSessionStage * stage, GstElement * jb, gboolean watch)
+{
+  guint latency_ms;
+
+  g_mutex_lock (&stage->lock);
+  latency_ms = stage->config.latency_ms;
+  g_mutex_unlock (&stage->lock);
+  g_object_set (jb, "max-dropout-time", latency_ms + DROPOUT_MARGIN_MS, NULL);
+  if (watch) {
+    GstPad *sink = gst_element_get_static_pad (jb, "sink");
+    GapWatch *w = g_new0 (GapWatch, 1);
+
+    w->stage = stage;
+    if (sink) {
+      gst_pad_add_probe (sink, GST_PAD_PROBE_TYPE_BUFFER, on_video_rtp, w,
+          g_free);
+      gst_object_unref (sink);
+    } else {
+      g_free (w);
+    }
+  }
+}
+
 /* GStreamer 1.22's webrtcbin sets a new jitterbuffer's do-retransmission
  * from every entry of its SSRC map in turn, not from the stream's own:
  * with audio and video both named in the answer, the last entry (audio,
@@ -466,6 +559,8 @@ set_retransmission (GstSessionStage * stage, guint ssrc, gboolean on)
 
   if (jb) {
     g_object_set (jb, "do-retransmission", on, NULL);
+    if (on)
+      set_dropout (stage, jb, TRUE);
     gst_object_unref (jb);
   }
 }
@@ -1077,10 +1172,18 @@ gst_session_stage_get_candidate_type (GstSessionStage * stage)
 void
 gst_session_stage_set_latency (GstSessionStage * stage, guint latency_ms)
 {
+  GstElement *jb;
+  guint ssrc;
+
   g_mutex_lock (&stage->lock);
   stage->config.latency_ms = latency_ms;
+  ssrc = stage->ssrc[GST_SESSION_OUTPUT_VIDEO];
   g_mutex_unlock (&stage->lock);
   g_object_set (stage->webrtc, "latency", latency_ms, NULL);
+  if (!stage->config.loopback_only && (jb = find_jitterbuffer (stage, ssrc))) {
+    set_dropout (stage, jb, FALSE);
+    gst_object_unref (jb);
+  }
 }
 
 /* Gathers what the jitterbuffer and rtpsession know of the @kind stream.

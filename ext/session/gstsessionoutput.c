@@ -550,6 +550,18 @@ ntp_reference_caps (void)
   return caps;
 }
 
+/* A stream's timestamps change basis: its latency is another number from
+ * now on, taken anew at its next input, and the pair's does not fall for
+ * it (see map_input). Called with the origin lock. */
+static void
+take_latency_anew (GstSessionOutputOrigin * o, GstSessionOutputKind k)
+{
+  if (o->have_latency[k]) {
+    o->have_latency[k] = FALSE;
+    o->initial[k] = FALSE;
+  }
+}
+
 /* The input's sender time, as running time. rtpbin's lip-sync moves one
  * stream's timestamps at each sender report by its estimate of the two
  * streams' arrival delays, which on a loaded machine is off by up to 100
@@ -600,10 +612,7 @@ sender_time (GstSessionOutputOrigin * o, GstSessionOutputKind k,
        * taken anew, and the pair's does not fall for it (taken as a fall
        * of 134 ms while the stream settled, it cut the audio already out:
        * a sync click lost under load) */
-      if (o->have_latency[k]) {
-        o->have_latency[k] = FALSE;
-        o->initial[k] = FALSE;
-      }
+      take_latency_anew (o, k);
     }
     return o->ahead[k] ? now : pts;
   }
@@ -671,12 +680,10 @@ map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
      * sender's clock: its latency is another number from now on, taken
      * anew (not a jump of the path's delay) */
     o->by_sender[k] = TRUE;
-    if (o->have_latency[k]) {
+    if (o->have_latency[k])
       GST_DEBUG_OBJECT (out->appsrc, "placed by the sender's capture times "
           "from now on");
-      o->have_latency[k] = FALSE;
-      o->initial[k] = FALSE;
-    }
+    take_latency_anew (o, k);
   }
   lat = GST_CLOCK_DIFF (pts, now);
   rise = o->have_latency[k] ? lat - o->latency[k] : 0;

@@ -98,6 +98,8 @@ struct _GstSessionStage
   GPtrArray *jitterbuffers;     /* rtpjitterbuffer, "ssrc" data set */
   GstPad *video_sink;           /* the video chain's first pad */
   gint64 keyframe_asked;        /* monotonic µs of the last request */
+  gint dropout_rtp;             /* atomic: a video gap this long (90 kHz
+                                 * RTP time) is a dropout (on_video_rtp) */
 };
 
 static GstSessionStage *
@@ -471,7 +473,7 @@ ask_keyframe (GstSessionStage * stage, gpointer data)
 typedef struct
 {
   GstSessionStage *stage;       /* not a reference: the pad goes first */
-  gboolean have;
+  gboolean have;                /* streaming thread only: */
   guint16 seq;                  /* the newest packet so far */
   guint32 rtptime;
 } GapWatch;
@@ -506,9 +508,7 @@ on_video_rtp (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   gap = w->have ? gst_rtp_buffer_compare_seqnum (w->seq, seq) : 1;
   if (gap <= 0)
     return GST_PAD_PROBE_OK;
-  g_mutex_lock (&w->stage->lock);
-  dropout = (w->stage->config.latency_ms + DROPOUT_MARGIN_MS) * 90;
-  g_mutex_unlock (&w->stage->lock);
+  dropout = (guint32) g_atomic_int_get (&w->stage->dropout_rtp);
   if (w->have && gap > 1 && rtptime - w->rtptime > dropout &&
       rtptime - w->rtptime < G_MAXINT32)
     invoke (w->stage, ask_keyframe, NULL, NULL);
@@ -518,32 +518,35 @@ on_video_rtp (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   return GST_PAD_PROBE_OK;
 }
 
-/* Watches the video's jitterbuffer for dropouts (on_video_rtp) and lets
- * it reset after one (max-dropout-time: the latency and the margin).
- * Called once the video's jitterbuffer is known, and again when the
- * latency changes. */
+/* Lets the video's jitterbuffer reset after a dropout (max-dropout-time)
+ * and tells on_video_rtp what one is: the latency and the margin. Called
+ * once the video's jitterbuffer is known, and again when the latency
+ * changes. */
 static void
-set_dropout (GstSessionStage * stage, GstElement * jb, gboolean watch)
+set_dropout (GstSessionStage * stage, GstElement * jb)
 {
-  guint latency_ms;
+  guint dropout_ms;
 
   g_mutex_lock (&stage->lock);
-  latency_ms = stage->config.latency_ms;
+  dropout_ms = stage->config.latency_ms + DROPOUT_MARGIN_MS;
   g_mutex_unlock (&stage->lock);
-  g_object_set (jb, "max-dropout-time", latency_ms + DROPOUT_MARGIN_MS, NULL);
-  if (watch) {
-    GstPad *sink = gst_element_get_static_pad (jb, "sink");
-    GapWatch *w = g_new0 (GapWatch, 1);
+  g_atomic_int_set (&stage->dropout_rtp, (gint) (dropout_ms * 90));
+  g_object_set (jb, "max-dropout-time", dropout_ms, NULL);
+}
 
-    w->stage = stage;
-    if (sink) {
-      gst_pad_add_probe (sink, GST_PAD_PROBE_TYPE_BUFFER, on_video_rtp, w,
-          g_free);
-      gst_object_unref (sink);
-    } else {
-      g_free (w);
-    }
-  }
+/* Watches what reaches the video's jitterbuffer for dropouts */
+static void
+watch_dropouts (GstSessionStage * stage, GstElement * jb)
+{
+  GstPad *sink = gst_element_get_static_pad (jb, "sink");
+  GapWatch *w;
+
+  if (sink == NULL)
+    return;
+  w = g_new0 (GapWatch, 1);
+  w->stage = stage;
+  gst_pad_add_probe (sink, GST_PAD_PROBE_TYPE_BUFFER, on_video_rtp, w, g_free);
+  gst_object_unref (sink);
 }
 
 /* GStreamer 1.22's webrtcbin sets a new jitterbuffer's do-retransmission
@@ -559,8 +562,10 @@ set_retransmission (GstSessionStage * stage, guint ssrc, gboolean on)
 
   if (jb) {
     g_object_set (jb, "do-retransmission", on, NULL);
-    if (on)
-      set_dropout (stage, jb, TRUE);
+    if (on) {
+      set_dropout (stage, jb);
+      watch_dropouts (stage, jb);
+    }
     gst_object_unref (jb);
   }
 }
@@ -1181,7 +1186,7 @@ gst_session_stage_set_latency (GstSessionStage * stage, guint latency_ms)
   g_mutex_unlock (&stage->lock);
   g_object_set (stage->webrtc, "latency", latency_ms, NULL);
   if (!stage->config.loopback_only && (jb = find_jitterbuffer (stage, ssrc))) {
-    set_dropout (stage, jb, FALSE);
+    set_dropout (stage, jb);
     gst_object_unref (jb);
   }
 }

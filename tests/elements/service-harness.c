@@ -102,7 +102,7 @@ service_harness_stop (ServiceHarness * h)
 {
   gint64 deadline = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
   GMainContext *ctx;
-  gboolean done = FALSE;
+  gboolean done = FALSE, signaled;
 
   if (h == NULL)
     return;
@@ -121,11 +121,11 @@ service_harness_stop (ServiceHarness * h)
   }
   g_main_context_pop_thread_default (ctx);
   g_main_context_unref (ctx);
+  signaled = g_subprocess_get_if_signaled (h->proc);
   fail_unless (g_subprocess_get_if_exited (h->proc) &&
       g_subprocess_get_exit_status (h->proc) == 0,
       "the service did not exit cleanly on SIGTERM within 10 s (%s %d)",
-      g_subprocess_get_if_signaled (h->proc) ? "killed by signal" :
-      "exit status", g_subprocess_get_if_signaled (h->proc) ?
+      signaled ? "killed by signal" : "exit status", signaled ?
       g_subprocess_get_term_sig (h->proc) :
       g_subprocess_get_exit_status (h->proc));
   g_object_unref (h->proc);
@@ -152,10 +152,11 @@ service_harness_thread_count (void)
 /* The name of a thread of this process that ran a DTLS streaming task of a
  * session (GStreamer names a task's thread after it: "nicesrc3:src" runs
  * dtlsdec, "dtlsenc3:src" dtlsenc, webrtcbin's "queue2:src" dtlsenc's
- * chain; the test pipelines have no queue of their own), or NULL. Such a thread still alive
- * once the element is in NULL ends later, on its own: if the process
- * exits meanwhile, OpenSSL's atexit cleanup and the thread's own free the
- * same state (SIGSEGV or SIGABRT after a run that went well). Free it. */
+ * chain; the test pipelines have no queue of their own), or NULL. Such a
+ * thread still alive once the element is in NULL ends later, on its own:
+ * if the process exits meanwhile, OpenSSL's atexit cleanup and the
+ * thread's own free the same state (SIGSEGV or SIGABRT after a run that
+ * went well). Free it. */
 gchar *
 service_harness_dtls_thread (void)
 {

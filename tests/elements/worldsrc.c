@@ -1037,7 +1037,6 @@ GST_START_TEST (test_start_stop_cycles)
     /* alternate: stop mid-negotiation, or after the first frame */
     if (i % 2) {
       Frames *f = frames_attach (pipeline);
-
       gchar *thread;
 
       fail_unless (frames_wait (f, 1, WAIT) >= 1, "cycle %u: no frame", i);

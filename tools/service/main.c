@@ -37,7 +37,7 @@ wait_idle (gpointer data)
 {
   App *app = data;
 
-  if ((svc_service_is_idle (app->service) && svc_peer_count_alive (NULL) == 0)
+  if ((svc_service_is_idle (app->service) && svc_peer_count_alive () == 0)
       || g_get_monotonic_time () >= app->deadline) {
     g_main_loop_quit (app->loop);
     return G_SOURCE_REMOVE;
@@ -263,7 +263,7 @@ main (int argc, char **argv)
   g_unix_signal_add (SIGTERM, on_signal, &app);
   g_main_loop_run (app.loop);
 
-  if (!svc_service_is_idle (app.service) || svc_peer_count_alive (NULL) > 0)
+  if (!svc_service_is_idle (app.service) || svc_peer_count_alive () > 0)
     g_printerr ("gst-session-service: sessions still closing after %d ms\n",
         SHUTDOWN_MAX_MS);
   svc_service_free (app.service);

@@ -747,28 +747,23 @@ on_rtpbin_element_added (GstBin * rtpbin, GstElement * element, SvcPeer * peer)
  * time); written from any thread */
 G_LOCK_DEFINE_STATIC (alive);
 static guint alive_count;
-static gint64 last_finalized;
 
 static void
 webrtc_finalized (gpointer data, GObject * where_the_object_was)
 {
   G_LOCK (alive);
   alive_count--;
-  last_finalized = g_get_monotonic_time ();
   G_UNLOCK (alive);
 }
 
-/* How many webrtcbins of this process are not finalized yet; @last_end
- * (optional) gets the monotonic time when the last one was, 0 if none */
+/* How many webrtcbins of this process are not finalized yet */
 guint
-svc_peer_count_alive (gint64 * last_end)
+svc_peer_count_alive (void)
 {
   guint n;
 
   G_LOCK (alive);
   n = alive_count;
-  if (last_end)
-    *last_end = last_finalized;
   G_UNLOCK (alive);
   return n;
 }

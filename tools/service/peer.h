@@ -67,7 +67,7 @@ guint64 svc_peer_get_buffered_amount (SvcPeer * peer);
 gboolean svc_peer_channel_is_open (SvcPeer * peer);
 void svc_peer_close_channel (SvcPeer * peer);
 void svc_peer_free (SvcPeer * peer);
-guint svc_peer_count_alive (gint64 * last_end);
+guint svc_peer_count_alive (void);
 
 G_END_DECLS
 

@@ -29,7 +29,10 @@
  *   input's unless it rises by more than LATENCY_JUMP, so that frames
  *   keep the sender's spacing;
  * - off loopback every input is placed a recovery delay later (see
- *   gst_session_output_set_recovery), time for a retransmission.
+ *   gst_session_output_set_recovery), time for a retransmission;
+ * - a late input whose delay is the machine's (decoding, from its arrival
+ *   meta, see gstsessionarrival.c) does not move the timeline: it is
+ *   dropped or cut as late, unless that delay lasts (see map_input).
  *
  * Locking: out->lock protects the timeline and is held while pushing into
  * the appsrc (which only queues). Order: out->lock, then origin->lock.
@@ -72,6 +75,9 @@ GST_DEBUG_CATEGORY_STATIC (session_output_debug);
  * timestamps by 1/this of each input's difference: it tracks the drift of
  * the two clocks (a time constant of some seconds), not their noise */
 #define NTP_FOLLOW 256
+/* a rise made of local delay (see map_input) is taken once it lasted this
+ * long */
+#define LOCAL_PERSIST GST_SECOND
 /* a jitterbuffer timestamp this far after the input's arrival is not an
  * arrival estimate (see sender_time) */
 #define JB_AHEAD_LIMIT (100 * GST_MSECOND)
@@ -122,6 +128,7 @@ origin_reset_session (GstSessionOutputOrigin * o, GstSessionOutputKind k)
 {
   o->have_latency[k] = FALSE;
   o->rise_pending[k] = FALSE;
+  o->have_local[k] = FALSE;
   o->by_sender[k] = FALSE;
   o->initial[k] = TRUE;
   o->ahead[k] = FALSE;
@@ -562,6 +569,53 @@ take_latency_anew (GstSessionOutputOrigin * o, GstSessionOutputKind k)
   }
 }
 
+/* The input's arrival from the network, clock time: the latest of its
+ * packets' (a frame's packets each carry one, see
+ * GST_SESSION_OUTPUT_ARRIVAL), or NONE */
+static GstClockTime
+arrival_time (GstBuffer * in)
+{
+  GstClockTime latest = GST_CLOCK_TIME_NONE;
+  gpointer state = NULL;
+  GstMeta *meta;
+
+  while ((meta = gst_buffer_iterate_meta_filtered (in, &state,
+              GST_REFERENCE_TIMESTAMP_META_API_TYPE))) {
+    GstReferenceTimestampMeta *r = (GstReferenceTimestampMeta *) meta;
+
+    if (r->reference && GST_CLOCK_TIME_IS_VALID (r->timestamp) &&
+        gst_structure_has_name (gst_caps_get_structure (r->reference, 0),
+            GST_SESSION_OUTPUT_ARRIVAL) &&
+        (!GST_CLOCK_TIME_IS_VALID (latest) || r->timestamp > latest))
+      latest = r->timestamp;
+  }
+  return latest;
+}
+
+/* How much of a rise of the input's latency is local delay: the time from
+ * its arrival from the network to the output (decoding, a thread that
+ * waited for the CPU) beyond the least seen, or -1 when the input has no
+ * arrival. Called with the origin lock. */
+static GstClockTimeDiff
+local_excess (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
+{
+  GstSessionOutputOrigin *o = out->origin;
+  GstClockTime arrival = arrival_time (in);
+  GstClockTimeDiff local;
+  gint k = out->kind;
+
+  if (!GST_CLOCK_TIME_IS_VALID (arrival))
+    return -1;
+  local = GST_CLOCK_DIFF (arrival, now + out->base_time);
+  GST_LOG_OBJECT (out->appsrc, "%" GST_STIME_FORMAT " from arrival to "
+      "output", GST_STIME_ARGS (local));
+  if (!o->have_local[k] || local < o->local_base[k]) {
+    o->local_base[k] = local;
+    o->have_local[k] = TRUE;
+  }
+  return local - o->local_base[k];
+}
+
 /* The input's sender time, as running time. rtpbin's lip-sync moves one
  * stream's timestamps at each sender report by its estimate of the two
  * streams' arrival delays, which on a loaded machine is off by up to 100
@@ -650,15 +704,18 @@ sender_time (GstSessionOutputOrigin * o, GstSessionOutputKind k,
  * takes longer to encode or decode. A latency that jumps (a sender
  * resuming after a pause, RTCP sync moving a stream) is taken at once;
  * once settled, a smaller rise of more than a frame is taken when a later
- * input confirms it, as late inputs would otherwise all be dropped. */
+ * input confirms it, as late inputs would otherwise all be dropped. A
+ * rise made of local delay (the input came from the network on time, the
+ * decoder was late) is taken only once it lasted LOCAL_PERSIST. */
 static GstClockTime
 map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
 {
   GstSessionOutputOrigin *o = out->origin;
   GstClockTime pts;
   GstClockTimeDiff lat, rise, common;
+  GstClockTimeDiff local;
   gint k = out->kind, other = 1 - out->kind;
-  gboolean by_sender;
+  gboolean by_sender, is_local;
 
   g_mutex_lock (&o->lock);
   pts = sender_time (o, k, in, now, &by_sender);
@@ -687,6 +744,7 @@ map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
   }
   lat = GST_CLOCK_DIFF (pts, now);
   rise = o->have_latency[k] ? lat - o->latency[k] : 0;
+  local = local_excess (out, in, now);
   /* a rise within the recovery delay is what the delay is there for (a
    * retransmission, a lost packet waited for, the jitterbuffer's latency
    * raised once media flows): the input still comes before its place.
@@ -726,18 +784,33 @@ map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
      * with it, not at their own pace). So is one input far behind the
      * others (after a stall, the audio decoder let go of a block from
      * before it, 2 s old): taken, it moved both streams 2 s later for
-     * the rest of the session */
+     * the rest of the session.
+     * A rise the input's local delay explains (the path's share of it
+     * under the limit) is the machine's: a decoder that stalled on a
+     * loaded CPU, then let the frames out as it caught up. Those are late
+     * for their place, dropped or cut, and the latency stays: taken, the
+     * stream moved later than the other one's inputs already out (a sync
+     * marker 105-419 ms after its click, under load). A local delay that
+     * lasts is taken: every input would be dropped. */
+    is_local = local >= 0 && rise - local <= latency_rise_limit (out);
     if (!o->rise_pending[k]) {
       o->rise_pending[k] = TRUE;
       o->rise_at[k] = now;
       o->rise_lat[k] = lat;
-    } else if (now >= o->rise_at[k] + rise_spacing (out)) {
+      o->rise_local[k] = is_local;
+    } else if ((o->rise_local[k] = o->rise_local[k] && is_local),
+        now >= o->rise_at[k] + (o->rise_local[k] ? LOCAL_PERSIST :
+            rise_spacing (out))) {
       GST_DEBUG_OBJECT (out->appsrc, "latency rose from %" GST_STIME_FORMAT
-          " to %" GST_STIME_FORMAT, GST_STIME_ARGS (o->latency[k]),
-          GST_STIME_ARGS (MIN (lat, o->rise_lat[k])));
+          " to %" GST_STIME_FORMAT "%s", GST_STIME_ARGS (o->latency[k]),
+          GST_STIME_ARGS (MIN (lat, o->rise_lat[k])),
+          o->rise_local[k] ? " (local delay that lasted)" : "");
       if (rise > LATENCY_JUMP)
         o->initial[k] = FALSE;
       o->latency[k] = MIN (lat, o->rise_lat[k]);
+      /* the local delay this input has is the usual from now on */
+      if (o->rise_local[k])
+        o->local_base[k] += local;
       o->rise_pending[k] = FALSE;
     }
   } else {

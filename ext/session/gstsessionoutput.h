@@ -16,6 +16,12 @@ typedef enum
   GST_SESSION_OUTPUT_AUDIO,
 } GstSessionOutputKind;
 
+/* The caps of the reference timestamp meta that carries an input's
+ * arrival from the network (clock time; the stage adds it to each packet
+ * leaving the jitterbuffer, the depayloaders and decoders keep it): the
+ * time after it is the machine's own (decoding), not the path's */
+#define GST_SESSION_OUTPUT_ARRIVAL "timestamp/x-session-arrival"
+
 /* The timeline origin shared by the outputs of one element, so that audio
  * and video start at the same running time. */
 typedef struct
@@ -29,6 +35,10 @@ typedef struct
   gboolean rise_pending[2];     /* an input rose above the rise limit: */
   GstClockTime rise_at[2];      /* its arrival */
   GstClockTimeDiff rise_lat[2]; /* and its latency */
+  gboolean rise_local[2];       /* and each since made of local delay */
+  gboolean have_local[2];       /* per kind, from the arrival meta: */
+  GstClockTimeDiff local_base[2];       /* the least time from arrival to
+                                         * the output (decoding) */
   gboolean have_ntp_offset;     /* the session's sender reports: */
   GstClockTimeDiff ntp_offset;  /* running time minus sender NTP time */
   gboolean by_sender[2];        /* per kind: placed by sender time */

@@ -38,6 +38,7 @@
 #include <gst/session/elementcheck.h>
 
 #include "gstsessionstage.h"
+#include "gstsessionarrival.h"
 #include "gstsessiontaskpool.h"
 
 GST_DEBUG_CATEGORY_STATIC (session_stage_debug);
@@ -1045,6 +1046,8 @@ on_new_jitterbuffer (GstElement * rtpbin, GstElement * jitterbuffer,
 {
   g_object_set_data (G_OBJECT (jitterbuffer), "session-ssrc",
       GUINT_TO_POINTER (ssrc));
+  /* the output tells the path's delay from the machine's by it */
+  gst_session_arrival_watch (jitterbuffer, stage->config.clock);
   g_mutex_lock (&stage->lock);
   g_ptr_array_add (stage->jitterbuffers, gst_object_ref (jitterbuffer));
   g_mutex_unlock (&stage->lock);

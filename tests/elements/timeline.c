@@ -205,6 +205,38 @@ feed_held_up (Timeline * t, guint n, GstClockTime hold)
     arrive (t, i, 10 * GST_MSECOND + (i == 30 ? hold : 0));
 }
 
+/* Frames @from to @n - 1, each arriving from the network 5 ms after
+ * its timestamp (the stage's arrival meta says when) and reaching the
+ * output once decoded: 5 ms after its arrival (10 ms after its
+ * timestamp, as check_every_slot_once expects), but from frame 30 on
+ * @lag later (@stall: frame 30 alone; the decoder then catches up, one
+ * frame every 25 ms, until the frames are on time again). */
+static void
+feed_decoded (Timeline * t, guint from, guint n, GstClockTime lag,
+    gboolean stall)
+{
+  GstCaps *arrival = gst_caps_new_empty_simple (GST_SESSION_OUTPUT_ARRIVAL);
+  GstClockTime done = 0;
+  guint i;
+
+  for (i = from; i < n; i++) {
+    GstBuffer *buf = gst_buffer_new_allocate (NULL, 16 * 16 * 3 / 2, NULL);
+    GstClockTime net = i * t->frame + 5 * GST_MSECOND;
+    GstClockTime at = net + 5 * GST_MSECOND;
+
+    GST_BUFFER_PTS (buf) = i * t->frame;
+    gst_buffer_add_reference_timestamp_meta (buf, arrival, net,
+        GST_CLOCK_TIME_NONE);
+    if (i >= 30 && (!stall || i == 30))
+      at += lag;
+    else if (stall && i > 30)
+      at = MAX (at, done + 25 * GST_MSECOND);
+    done = at;
+    push_at (t, buf, at);
+  }
+  gst_caps_unref (arrival);
+}
+
 /* The output holds @n buffers, one per slot from the origin (the first
  * frame's 10 ms). */
 static void
@@ -428,6 +460,85 @@ GST_START_TEST (test_sender_reports_place_frames)
 
 GST_END_TEST;
 
+/* The decoder stalls for 400 ms at frame 30 (a loaded machine), then
+ * catches up a frame every 25 ms: the frames came from the network on
+ * time (their arrival meta), only the decoding was late. Not a new
+ * latency: the late frames are dropped, their slots repeated, and every
+ * later frame keeps its slot. Taken as a rise (as it was), it moved the
+ * video 400 ms later than the audio already out: a sync marker 105-419
+ * ms after its click (elements/directorsrc under load). */
+GST_START_TEST (test_decoder_stall_keeps_the_latency)
+{
+  Timeline t;
+  GstSessionOutputStats s;
+
+  timeline_init_rate (&t, FALSE, 24);
+  feed_decoded (&t, 0, 96, 400 * GST_MSECOND, TRUE);
+  s = stats (&t);
+  fail_unless_equals_uint64 (s.in, 96);
+  fail_unless (s.dropped >= 1 && s.dropped <= 24, "%" G_GUINT64_FORMAT
+      " frames dropped", s.dropped);
+  fail_unless_equals_uint64 (s.repeated, s.dropped);
+  check_every_slot_once (&t, 96);
+  timeline_clear (&t);
+}
+
+GST_END_TEST;
+
+/* From frame 30 on every frame is decoded 150 ms after it arrived, for
+ * good (the machine got slower): a lag that stays is taken after a
+ * second of it, and every frame after that is placed. */
+GST_START_TEST (test_lasting_decoder_lag_is_taken)
+{
+  Timeline t;
+  GstSessionOutputStats s;
+  guint64 dropped;
+
+  timeline_init_rate (&t, FALSE, 24);
+  feed_decoded (&t, 0, 96, 150 * GST_MSECOND, FALSE);
+  s = stats (&t);
+  dropped = s.dropped;
+  fail_unless (dropped <= 26, "%" G_GUINT64_FORMAT " frames dropped", dropped);
+  feed_decoded (&t, 96, 144, 150 * GST_MSECOND, FALSE);
+  s = stats (&t);
+  fail_unless_equals_uint64 (s.in, 144);
+  fail_unless_equals_uint64 (s.dropped, dropped);
+  timeline_clear (&t);
+}
+
+GST_END_TEST;
+
+/* The path gets 95 ms slower, and the arrival meta says so: taken as soon
+ * as without it (test_latency_rise_is_taken_not_dropped). */
+GST_START_TEST (test_path_rise_is_taken_at_once)
+{
+  GstCaps *arrival = gst_caps_new_empty_simple (GST_SESSION_OUTPUT_ARRIVAL);
+  Timeline t;
+  GstSessionOutputStats s;
+  guint i;
+
+  timeline_init (&t, FALSE);
+  for (i = 0; i < 96; i++) {
+    GstBuffer *buf = gst_buffer_new_allocate (NULL, 16 * 16 * 3 / 2, NULL);
+    GstClockTime net = i * t.frame + (i < 32 ? 10 : 105) * GST_MSECOND;
+
+    GST_BUFFER_PTS (buf) = i * t.frame;
+    gst_buffer_add_reference_timestamp_meta (buf, arrival, net,
+        GST_CLOCK_TIME_NONE);
+    push_at (&t, buf, net + 2 * GST_MSECOND);
+  }
+  s = stats (&t);
+  fail_unless_equals_uint64 (s.in, 96);
+  fail_unless (s.dropped <= 1, "%" G_GUINT64_FORMAT " inputs dropped",
+      s.dropped);
+  fail_unless (s.repeated <= 3, "%" G_GUINT64_FORMAT " frames repeated",
+      s.repeated);
+  gst_caps_unref (arrival);
+  timeline_clear (&t);
+}
+
+GST_END_TEST;
+
 static Suite *
 timeline_suite (void)
 {
@@ -443,6 +554,9 @@ timeline_suite (void)
   tcase_add_test (tc, test_timestamps_ahead_of_arrival_are_not_believed);
   tcase_add_test (tc, test_pause_is_filled_then_input_resumes);
   tcase_add_test (tc, test_sender_reports_place_frames);
+  tcase_add_test (tc, test_decoder_stall_keeps_the_latency);
+  tcase_add_test (tc, test_lasting_decoder_lag_is_taken);
+  tcase_add_test (tc, test_path_rise_is_taken_at_once);
   return s;
 }
 

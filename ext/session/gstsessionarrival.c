@@ -12,8 +12,8 @@
  * does not hold up); a probe on its src adds that arrival to each packet
  * leaving it, as a reference timestamp meta (GST_SESSION_OUTPUT_ARRIVAL),
  * which the depayloaders and decoders keep. The output stage then sees how
- * much of an input's delay is the machine's (see map_input in
- * gstsessionoutput.c).
+ * much of an input's delay is the machine's (see gst_session_output_place in
+ * gstsessionplacement.c).
  */
 
 #ifdef HAVE_CONFIG_H

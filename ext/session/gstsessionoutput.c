@@ -11,10 +11,10 @@
  *   audio and video start together, and at EOS each pad is filled up to the
  *   furthest, so they end together;
  * - each input is placed at its sender timestamp plus one transport latency
- *   shared by both streams (see map_input): audio and video keep the
- *   sender's relation. The sender timestamp is its capture time from the
- *   sender reports (rtpbin's reference timestamp meta, see sender_time)
- *   once they came, before that the jitterbuffer's timestamp;
+ *   shared by both streams (see gstsessionplacement.c): audio and video
+ *   keep the sender's relation. The sender timestamp is its capture time
+ *   from the sender reports (rtpbin's reference timestamp meta) once they
+ *   came, before that the jitterbuffer's timestamp;
  * - video is a constant-rate sequence of slots: a frame takes the slot
  *   nearest its time, slots before it repeat the last frame, a frame whose
  *   slot is taken is dropped; when input is overdue (a stall, a renewal) a
@@ -32,7 +32,8 @@
  *   gst_session_output_set_recovery), time for a retransmission;
  * - a late input whose delay is the machine's (decoding, from its arrival
  *   meta, see gstsessionarrival.c) does not move the timeline: it is
- *   dropped or cut as late, unless that delay lasts (see map_input).
+ *   dropped or cut as late, unless that delay lasts (see
+ *   gstsessionplacement.c).
  *
  * Locking: out->lock protects the timeline and is held while pushing into
  * the appsrc (which only queues). Order: out->lock, then origin->lock.
@@ -43,23 +44,12 @@
 #endif
 
 #include <gst/app/gstappsrc.h>
-#include <gst/audio/audio.h>
-#include <gst/video/video.h>
 
-#include "gstsessionoutput.h"
+#include "gstsessionoutput-private.h"
 
-GST_DEBUG_CATEGORY_STATIC (session_output_debug);
+GST_DEBUG_CATEGORY (session_output_debug);
 #define GST_CAT_DEFAULT session_output_debug
 
-/* audio is filled in chunks of this many milliseconds */
-#define AUDIO_FILL_MS 20
-/* input later than this is a gap (audio) */
-#define AUDIO_OVERDUE (100 * GST_MSECOND)
-/* a stream's latency moving by more than this is taken at once (a smaller
- * rise: see latency_rise_limit) */
-#define LATENCY_JUMP (100 * GST_MSECOND)
-/* inputs over which a stream's latency settles (its least delayed) */
-#define LATENCY_SETTLE 12
 /* audio within this of its place follows on (no fill, no cut) */
 #define AUDIO_TOLERANCE(out) ((out)->ainfo.rate / 100)
 /* The latency a pad reports is its overdue limit (when the filler steps in)
@@ -69,72 +59,8 @@ GST_DEBUG_CATEGORY_STATIC (session_output_debug);
 #define FILL_MARGIN (30 * GST_MSECOND)
 /* a filler iteration pushes at most this much before looking again */
 #define MAX_FILL_PER_WAKE 64
-/* a sender time this far from where the others put it is not believed */
-#define NTP_IMPLAUSIBLE (500 * GST_MSECOND)
-/* the offset from sender time to running time follows the jitterbuffer's
- * timestamps by 1/this of each input's difference: it tracks the drift of
- * the two clocks (a time constant of some seconds), not their noise */
-#define NTP_FOLLOW 256
-/* a rise made of local delay (see map_input) is taken once it lasted this
- * long */
-#define LOCAL_PERSIST GST_SECOND
-/* a jitterbuffer timestamp this far after the input's arrival is not an
- * arrival estimate (see sender_time) */
-#define JB_AHEAD_LIMIT (100 * GST_MSECOND)
-
-struct _GstSessionOutput
-{
-  GstSessionOutputKind kind;
-  GstElement *appsrc;
-  GstPad *ghost;
-  GstSessionOutputOrigin *origin;
-
-  GMutex lock;
-  GCond cond;
-  GThread *filler;
-  gboolean running;
-  GstClock *clock;
-  GstClockTime base_time;
-  GstClockID wait_id;
-
-  gint fps_n, fps_d;
-  GstClockTime frame_duration;
-  GstCaps *caps;
-  gboolean raw;
-  gboolean need_keyframe;
-  GstAudioInfo ainfo;
-
-  gboolean started;
-  gboolean ended;
-  GstClockTime next_pts;        /* video: next slot */
-  GstClockTime last_pts;        /* encoded video: the last frame pushed */
-  guint64 next_offset;          /* audio: samples since the origin */
-  GstBuffer *last;              /* video: last frame, for repeats */
-  gint64 last_input;            /* monotonic µs of the last input */
-  GstClockTime recovery;        /* placement delay for retransmissions */
-  gint width, height;           /* raw video output size; 0: not chosen */
-  gint caps_width;              /* the width the output caps say */
-  GstVideoConverter *scaler;    /* for frames of another size */
-  GstVideoInfo scale_in, scale_out;
-  GstSessionOutputStats stats;
-};
 
 static gpointer filler_loop (gpointer data);
-
-/* A new session (or none) feeds the outputs: its latencies and sender
- * time offset are its own. Called with the origin lock. */
-static void
-origin_reset_session (GstSessionOutputOrigin * o, GstSessionOutputKind k)
-{
-  o->have_latency[k] = FALSE;
-  o->rise_pending[k] = FALSE;
-  o->have_local[k] = FALSE;
-  o->by_sender[k] = FALSE;
-  o->initial[k] = TRUE;
-  o->ahead[k] = FALSE;
-  o->have_ntp_offset = FALSE;
-  o->have_common = FALSE;
-}
 
 GstSessionOutput *
 gst_session_output_new (GstBin * bin, const gchar * pad_name,
@@ -269,7 +195,7 @@ gst_session_output_start (GstSessionOutput * out, GstClock * clock,
   memset (&out->stats, 0, sizeof (out->stats));
   gst_clear_buffer (&out->last);
   g_mutex_lock (&out->origin->lock);
-  origin_reset_session (out->origin, out->kind);
+  gst_session_output_origin_reset (out->origin, out->kind);
   g_mutex_unlock (&out->origin->lock);
   update_latency (out);
   out->filler = g_thread_new ("session-filler", filler_loop, out);
@@ -301,7 +227,7 @@ gst_session_output_stop (GstSessionOutput * out)
 
   g_mutex_lock (&out->origin->lock);
   out->origin->origin = GST_CLOCK_TIME_NONE;
-  origin_reset_session (out->origin, out->kind);
+  gst_session_output_origin_reset (out->origin, out->kind);
   g_mutex_unlock (&out->origin->lock);
 }
 
@@ -326,41 +252,6 @@ next_time (GstSessionOutput * out)
 {
   return out->kind == GST_SESSION_OUTPUT_AUDIO ?
       audio_time (out, out->next_offset) : out->next_pts;
-}
-
-static GstClockTime
-overdue_limit (GstSessionOutput * out)
-{
-  if (out->kind == GST_SESSION_OUTPUT_AUDIO)
-    return AUDIO_OVERDUE;
-  return out->frame_duration + out->frame_duration / 2;
-}
-
-/* Inputs showing a rise must come at least this far apart to confirm it:
- * those queued behind one held-up input come all at once. */
-static GstClockTime
-rise_spacing (GstSessionOutput * out)
-{
-  if (out->kind == GST_SESSION_OUTPUT_VIDEO &&
-      GST_CLOCK_TIME_IS_VALID (out->frame_duration))
-    return out->frame_duration / 2;
-  return AUDIO_FILL_MS / 2 * GST_MSECOND;
-}
-
-/* A latency rise beyond this is taken at once. Smaller rises are left to
- * the jitter: the inputs still reach their place before the filler does.
- * A larger one left alone would put every later input into a slot the
- * filler already took, and all would be dropped (a frame is safe while it
- * is at most its overdue limit less half a slot later than its place). */
-static GstClockTimeDiff
-latency_rise_limit (GstSessionOutput * out)
-{
-  if (out->kind == GST_SESSION_OUTPUT_AUDIO)
-    return AUDIO_OVERDUE / 2;
-  if (!GST_CLOCK_TIME_IS_VALID (out->frame_duration))
-    return LATENCY_JUMP;
-  return MIN (LATENCY_JUMP, (GstClockTimeDiff) (overdue_limit (out) -
-          out->frame_duration / 2));
 }
 
 static void
@@ -541,307 +432,6 @@ start_timeline (GstSessionOutput * out, GstClockTime now)
   g_mutex_unlock (&out->origin->lock);
   out->started = TRUE;
   g_cond_broadcast (&out->cond);
-}
-
-static GstCaps *
-ntp_reference_caps (void)
-{
-  static GstCaps *caps;
-
-  if (g_once_init_enter (&caps)) {
-    GstCaps *c = gst_caps_new_empty_simple ("timestamp/x-ntp");
-
-    GST_MINI_OBJECT_FLAG_SET (c, GST_MINI_OBJECT_FLAG_MAY_BE_LEAKED);
-    g_once_init_leave (&caps, c);
-  }
-  return caps;
-}
-
-/* A stream's timestamps change basis: its latency is another number from
- * now on, taken anew at its next input, and the pair's does not fall for
- * it (see map_input). Called with the origin lock. */
-static void
-take_latency_anew (GstSessionOutputOrigin * o, GstSessionOutputKind k)
-{
-  if (o->have_latency[k]) {
-    o->have_latency[k] = FALSE;
-    o->initial[k] = FALSE;
-  }
-}
-
-/* The input's arrival from the network, clock time: the latest of its
- * packets' (a frame's packets each carry one, see
- * GST_SESSION_OUTPUT_ARRIVAL), or NONE */
-static GstClockTime
-arrival_time (GstBuffer * in)
-{
-  GstClockTime latest = GST_CLOCK_TIME_NONE;
-  gpointer state = NULL;
-  GstMeta *meta;
-
-  while ((meta = gst_buffer_iterate_meta_filtered (in, &state,
-              GST_REFERENCE_TIMESTAMP_META_API_TYPE))) {
-    GstReferenceTimestampMeta *r = (GstReferenceTimestampMeta *) meta;
-
-    if (r->reference && GST_CLOCK_TIME_IS_VALID (r->timestamp) &&
-        gst_structure_has_name (gst_caps_get_structure (r->reference, 0),
-            GST_SESSION_OUTPUT_ARRIVAL) &&
-        (!GST_CLOCK_TIME_IS_VALID (latest) || r->timestamp > latest))
-      latest = r->timestamp;
-  }
-  return latest;
-}
-
-/* How much of a rise of the input's latency is local delay: the time from
- * its arrival from the network to the output (decoding, a thread that
- * waited for the CPU) beyond the least seen, or -1 when the input has no
- * arrival. Called with the origin lock. */
-static GstClockTimeDiff
-local_excess (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
-{
-  GstSessionOutputOrigin *o = out->origin;
-  GstClockTime arrival = arrival_time (in);
-  GstClockTimeDiff local;
-  gint k = out->kind;
-
-  if (!GST_CLOCK_TIME_IS_VALID (arrival))
-    return -1;
-  local = GST_CLOCK_DIFF (arrival, now + out->base_time);
-  GST_LOG_OBJECT (out->appsrc, "%" GST_STIME_FORMAT " from arrival to "
-      "output", GST_STIME_ARGS (local));
-  if (!o->have_local[k] || local < o->local_base[k]) {
-    o->local_base[k] = local;
-    o->have_local[k] = TRUE;
-  }
-  return local - o->local_base[k];
-}
-
-/* The input's sender time, as running time. rtpbin's lip-sync moves one
- * stream's timestamps at each sender report by its estimate of the two
- * streams' arrival delays, which on a loaded machine is off by up to 100
- * ms and more from one report to the next (measured: 38 to 198 ms within
- * 10 s). The sender reports also give each input its capture time on the
- * sender's clock (the reference timestamp meta rtpbin adds, kept by the
- * depayloaders and decoders): one clock for both streams, so their
- * relation is the sender's exactly. It is brought to running time by one
- * offset per session, shared by both streams, that follows the
- * jitterbuffer's timestamps slowly (the drift of the two clocks). Before
- * the first report, and for a capture time far from the others, the
- * jitterbuffer's timestamp. Called with the origin lock. */
-static GstClockTime
-sender_time (GstSessionOutputOrigin * o, GstSessionOutputKind k,
-    GstBuffer * in, GstClockTime now, gboolean * by_sender)
-{
-  GstClockTime pts = GST_BUFFER_PTS (in);
-  GstReferenceTimestampMeta *meta;
-  GstClockTimeDiff diff;
-
-  *by_sender = FALSE;
-  meta = gst_buffer_get_reference_timestamp_meta (in, ntp_reference_caps ());
-  if (!GST_CLOCK_TIME_IS_VALID (pts))
-    return pts;
-  /* The jitterbuffer's timestamps are its arrival estimates: one far
-   * after the input's real arrival is none. At a session's start the
-   * sender's first packets come in a burst (queued while DTLS was set
-   * up), the jitterbuffer takes the first one's late arrival as its
-   * reference, and the next ones' timestamps run ahead of their arrival
-   * by the burst's delay (0.4-0.6 s on the Internet profile; the video's
-   * frames then came with one timestamp, clamped, and the latency rose by
-   * 335 ms once they caught up: a 335 ms gap in a recording's audio).
-   * Once seen, the stream's inputs are taken as arriving now until its
-   * first one with a capture time from the sender reports (a jitter's few
-   * ms ahead is normal: in-order packets leave the jitterbuffer at once).
-   * After that an input without one is the decoder's (loss concealment),
-   * placed by its own timestamp (see map_input). */
-  if (meta == NULL || !GST_CLOCK_TIME_IS_VALID (meta->timestamp)) {
-    if (o->by_sender[k])
-      return pts;
-    if (GST_CLOCK_DIFF (now, pts) > JB_AHEAD_LIMIT && !o->ahead[k]) {
-      GST_DEBUG ("%s: jitterbuffer timestamps %" GST_STIME_FORMAT " ahead "
-          "of arrival: placed by arrival until the sender reports",
-          k == GST_SESSION_OUTPUT_VIDEO ? "video" : "audio",
-          GST_STIME_ARGS (GST_CLOCK_DIFF (now, pts)));
-      o->ahead[k] = TRUE;
-      /* another basis, as when the sender's times come: the latency is
-       * taken anew, and the pair's does not fall for it (taken as a fall
-       * of 134 ms while the stream settled, it cut the audio already out:
-       * a sync click lost under load) */
-      take_latency_anew (o, k);
-    }
-    return o->ahead[k] ? now : pts;
-  }
-  /* the offset is taken from the arrival too while the jitterbuffer runs
-   * ahead of it */
-  o->ahead[k] = FALSE;
-  if (GST_CLOCK_DIFF (now, pts) > JB_AHEAD_LIMIT)
-    pts = now;
-  diff = GST_CLOCK_DIFF (meta->timestamp, pts);
-  GST_LOG ("sender time %" GST_TIME_FORMAT ", jitterbuffer %" GST_TIME_FORMAT
-      ", offset %" GST_STIME_FORMAT, GST_TIME_ARGS (meta->timestamp),
-      GST_TIME_ARGS (pts), GST_STIME_ARGS (o->ntp_offset));
-  if (!o->have_ntp_offset) {
-    o->ntp_offset = diff;
-    o->have_ntp_offset = TRUE;
-  } else if (ABS (diff - o->ntp_offset) > NTP_IMPLAUSIBLE) {
-    return pts;
-  } else {
-    /* both streams': following one alone, the offset fell behind the
-     * clocks' drift and the shared latency rose in 45 ms steps every few
-     * seconds at rest (a click 175-195 ms from its marker, 3 runs of 7) */
-    o->ntp_offset += (diff - o->ntp_offset) / NTP_FOLLOW;
-  }
-  if (o->ntp_offset < 0 && meta->timestamp < (GstClockTime) - o->ntp_offset)
-    return pts;
-  *by_sender = TRUE;
-  return meta->timestamp + o->ntp_offset;
-}
-
-/* The running time on the output timeline of an input. Each stream's
- * transport latency (arrival minus the sender's timestamp, as the
- * jitterbuffer and rtpbin's RTCP sync give it) is tracked, smoothed; both
- * streams are then placed at their sender timestamp plus the larger of the
- * two latencies: audio and video keep the sender's relation even when one
- * takes longer to encode or decode. A latency that jumps (a sender
- * resuming after a pause, RTCP sync moving a stream) is taken at once;
- * once settled, a smaller rise of more than a frame is taken when a later
- * input confirms it, as late inputs would otherwise all be dropped. A
- * rise made of local delay (the input came from the network on time, the
- * decoder was late) is taken only once it lasted LOCAL_PERSIST. */
-static GstClockTime
-map_input (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
-{
-  GstSessionOutputOrigin *o = out->origin;
-  GstClockTime pts;
-  GstClockTimeDiff lat, rise, common;
-  GstClockTimeDiff local;
-  gint k = out->kind, other = 1 - out->kind;
-  gboolean by_sender, is_local;
-
-  g_mutex_lock (&o->lock);
-  pts = sender_time (o, k, in, now, &by_sender);
-  if (!GST_CLOCK_TIME_IS_VALID (pts)) {
-    g_mutex_unlock (&o->lock);
-    return now;
-  }
-  if (!by_sender && o->by_sender[k] && o->have_common) {
-    /* made by the decoder, not sent (loss concealment: after a stall,
-     * 2 s of it at once, stamped at the stall's start): no capture time,
-     * and its arrival says nothing of the path. Placed by its own
-     * timestamp at the current latency; one from the past is cut */
-    common = o->common;
-    g_mutex_unlock (&o->lock);
-    return pts + common + out->recovery;
-  }
-  if (by_sender && !o->by_sender[k]) {
-    /* the stream's timestamps change basis, from its arrivals to the
-     * sender's clock: its latency is another number from now on, taken
-     * anew (not a jump of the path's delay) */
-    o->by_sender[k] = TRUE;
-    if (o->have_latency[k])
-      GST_DEBUG_OBJECT (out->appsrc, "placed by the sender's capture times "
-          "from now on");
-    take_latency_anew (o, k);
-  }
-  lat = GST_CLOCK_DIFF (pts, now);
-  rise = o->have_latency[k] ? lat - o->latency[k] : 0;
-  local = local_excess (out, in, now);
-  /* a rise within the recovery delay is what the delay is there for (a
-   * retransmission, a lost packet waited for, the jitterbuffer's latency
-   * raised once media flows): the input still comes before its place.
-   * Taken as a new latency it moved both streams later for good, a gap
-   * in the timeline (160-240 ms of audio, Internet profile) */
-  if (rise > 0)
-    rise -= MIN (rise, (GstClockTimeDiff) out->recovery);
-  if (!out->raw && o->have_latency[k] && rise <= LATENCY_JUMP) {
-    /* encoded output keeps the sender's spacing: its first input's
-     * latency stays (the jitterbuffer holds the first packets, so the
-     * next ones come with less; placed anew, they bunched half a slot
-     * apart); an input that arrives earlier than that is placed later
-     * than it came, which costs nothing, as none is dropped. One on time
-     * after a late one shows that one was jitter (a retransmission lost
-     * again): left pending, any late input seconds later confirmed it,
-     * and the timeline jumped (Internet path: gaps of 0.5-1.1 s) */
-    o->rise_pending[k] = FALSE;
-  } else if (!o->have_latency[k] || rise < -LATENCY_JUMP) {
-    /* the first input, or one much earlier than the latency says (a
-     * sender resuming with timestamps ahead, the first frame held up by
-     * the decoder's start): taken at once */
-    if (o->have_latency[k]) {
-      GST_DEBUG_OBJECT (out->appsrc, "latency fell from %" GST_STIME_FORMAT
-          " to %" GST_STIME_FORMAT, GST_STIME_ARGS (o->latency[k]),
-          GST_STIME_ARGS (lat));
-      if (o->settle[k] == 0)
-        o->initial[k] = FALSE;
-    }
-    o->latency[k] = lat;
-    o->have_latency[k] = TRUE;
-    o->settle[k] = LATENCY_SETTLE;
-    o->rise_pending[k] = FALSE;
-  } else if (rise > latency_rise_limit (out) &&
-      (o->settle[k] == 0 || rise > LATENCY_JUMP)) {
-    /* a rise is taken when a later input shows it too: one late input is
-     * jitter, left alone, and so are those queued behind it (they come
-     * with it, not at their own pace). So is one input far behind the
-     * others (after a stall, the audio decoder let go of a block from
-     * before it, 2 s old): taken, it moved both streams 2 s later for
-     * the rest of the session.
-     * A rise the input's local delay explains (the path's share of it
-     * under the limit) is the machine's: a decoder that stalled on a
-     * loaded CPU, then let the frames out as it caught up. Those are late
-     * for their place, dropped or cut, and the latency stays: taken, the
-     * stream moved later than the other one's inputs already out (a sync
-     * marker 105-419 ms after its click, under load). A local delay that
-     * lasts is taken: every input would be dropped. */
-    is_local = local >= 0 && rise - local <= latency_rise_limit (out);
-    if (!o->rise_pending[k]) {
-      o->rise_pending[k] = TRUE;
-      o->rise_at[k] = now;
-      o->rise_lat[k] = lat;
-      o->rise_local[k] = is_local;
-    } else if ((o->rise_local[k] = o->rise_local[k] && is_local),
-        now >= o->rise_at[k] + (o->rise_local[k] ? LOCAL_PERSIST :
-            rise_spacing (out))) {
-      GST_DEBUG_OBJECT (out->appsrc, "latency rose from %" GST_STIME_FORMAT
-          " to %" GST_STIME_FORMAT "%s", GST_STIME_ARGS (o->latency[k]),
-          GST_STIME_ARGS (MIN (lat, o->rise_lat[k])),
-          o->rise_local[k] ? " (local delay that lasted)" : "");
-      if (rise > LATENCY_JUMP)
-        o->initial[k] = FALSE;
-      o->latency[k] = MIN (lat, o->rise_lat[k]);
-      /* the local delay this input has is the usual from now on */
-      if (o->rise_local[k])
-        o->local_base[k] += local;
-      o->rise_pending[k] = FALSE;
-    }
-  } else {
-    o->rise_pending[k] = FALSE;
-    if (o->settle[k] > 0) {
-      /* the first inputs may be held up (decoder start, a keyframe wait):
-       * the least delayed of them sets the latency, which then stays */
-      o->settle[k]--;
-      o->latency[k] = MIN (o->latency[k], lat);
-      if (o->settle[k] == 0)
-        o->initial[k] = FALSE;
-    }
-  }
-  /* Both streams are placed at one latency, the larger of the two. It
-   * rises with either, so that both keep their relation. With two streams
-   * it falls only while a stream settles at the start of the session: a
-   * fall moves the other stream earlier too, and audio that was already
-   * out is cut (a click lost under load, when the video's timestamps
-   * changed basis). A stream whose own latency falls later (its
-   * timestamps moved ahead) is placed later alone: a gap in that stream,
-   * filled, and the pair keeps its relation. */
-  common = o->latency[k];
-  if (o->have_latency[other])
-    common = MAX (common, o->latency[other]);
-  if (o->have_common && common < o->common && o->have_latency[other] &&
-      !o->initial[k])
-    common = o->common;
-  o->common = common;
-  o->have_common = TRUE;
-  g_mutex_unlock (&o->lock);
-  return pts + common + out->recovery;
 }
 
 /* Encoded video cannot repeat a frame, and a frame left out breaks those
@@ -1077,7 +667,7 @@ gst_session_output_push (GstSessionOutput * out, GstSample * sample)
 
   pushed = out->stats.out;
   now = running_now (out);
-  mapped = map_input (out, in, now);
+  mapped = gst_session_output_place (out, in, now);
   GST_LOG_OBJECT (out->appsrc, "input %" GST_TIME_FORMAT "%s at %"
       GST_TIME_FORMAT ": placed at %" GST_TIME_FORMAT,
       GST_TIME_ARGS (GST_BUFFER_PTS (in)),
@@ -1127,7 +717,7 @@ gst_session_output_new_session (GstSessionOutput * out)
   g_mutex_unlock (&out->lock);
   g_mutex_lock (&out->origin->lock);
   /* the new session's sender reports give a new offset */
-  origin_reset_session (out->origin, out->kind);
+  gst_session_output_origin_reset (out->origin, out->kind);
   g_mutex_unlock (&out->origin->lock);
 }
 

@@ -1,0 +1,82 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * What the output stage's two files share: the output itself, and its
+ * placement of inputs on the timeline (gstsessionplacement.c).
+ */
+
+#ifndef __GST_SESSION_OUTPUT_PRIVATE_H__
+#define __GST_SESSION_OUTPUT_PRIVATE_H__
+
+#include <gst/audio/audio.h>
+#include <gst/video/video.h>
+
+#include "gstsessionoutput.h"
+
+G_BEGIN_DECLS
+
+GST_DEBUG_CATEGORY_EXTERN (session_output_debug);
+
+/* audio is filled in chunks of this many milliseconds */
+#define AUDIO_FILL_MS 20
+/* input later than this is a gap (audio) */
+#define AUDIO_OVERDUE (100 * GST_MSECOND)
+
+struct _GstSessionOutput
+{
+  GstSessionOutputKind kind;
+  GstElement *appsrc;
+  GstPad *ghost;
+  GstSessionOutputOrigin *origin;
+
+  GMutex lock;
+  GCond cond;
+  GThread *filler;
+  gboolean running;
+  GstClock *clock;
+  GstClockTime base_time;
+  GstClockID wait_id;
+
+  gint fps_n, fps_d;
+  GstClockTime frame_duration;
+  GstCaps *caps;
+  gboolean raw;
+  gboolean need_keyframe;
+  GstAudioInfo ainfo;
+
+  gboolean started;
+  gboolean ended;
+  GstClockTime next_pts;        /* video: next slot */
+  GstClockTime last_pts;        /* encoded video: the last frame pushed */
+  guint64 next_offset;          /* audio: samples since the origin */
+  GstBuffer *last;              /* video: last frame, for repeats */
+  gint64 last_input;            /* monotonic µs of the last input */
+  GstClockTime recovery;        /* placement delay for retransmissions */
+  gint width, height;           /* raw video output size; 0: not chosen */
+  gint caps_width;              /* the width the output caps say */
+  GstVideoConverter *scaler;    /* for frames of another size */
+  GstVideoInfo scale_in, scale_out;
+  GstSessionOutputStats stats;
+};
+
+/* How late an input may be before the filler steps in */
+static inline GstClockTime
+overdue_limit (GstSessionOutput * out)
+{
+  if (out->kind == GST_SESSION_OUTPUT_AUDIO)
+    return AUDIO_OVERDUE;
+  return out->frame_duration + out->frame_duration / 2;
+}
+
+G_GNUC_INTERNAL
+void gst_session_output_origin_reset (GstSessionOutputOrigin * o,
+    GstSessionOutputKind k);
+
+G_GNUC_INTERNAL
+GstClockTime gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
+    GstClockTime now);
+
+G_END_DECLS
+
+#endif /* __GST_SESSION_OUTPUT_PRIVATE_H__ */

@@ -17,6 +17,11 @@
  * libnice paces its checks 5 ms apart until ICE connects (then its own
  * pacing again): an offer of a few candidates has a few pairs.
  *
+ * This file builds the stage, gathers and offers, and carries the data
+ * channel; the incoming streams and their loss recovery are in
+ * gstsessionstage-media.c, the transport statistics in
+ * gstsessionstage-stats.c.
+ *
  * Threads: webrtcbin calls back on its own threads; everything but samples
  * and channel messages is marshalled to the owner's context. A stage is
  * reference counted so that marshalled calls never touch freed memory; once
@@ -30,18 +35,14 @@
 #include <string.h>
 
 #include <gst/webrtc/webrtc.h>
-#include <gst/app/gstappsink.h>
-#include <gst/rtp/rtp.h>
 #include <gst/sdp/sdp.h>
-#include <gst/video/video.h>
 
 #include <gst/session/elementcheck.h>
 
-#include "gstsessionstage.h"
-#include "gstsessionarrival.h"
+#include "gstsessionstage-private.h"
 #include "gstsessiontaskpool.h"
 
-GST_DEBUG_CATEGORY_STATIC (session_stage_debug);
+GST_DEBUG_CATEGORY (session_stage_debug);
 #define GST_CAT_DEFAULT session_stage_debug
 
 /* libnice's check pacing until ICE connects, in ms (see configure_ice) */
@@ -65,52 +66,15 @@ GST_DEBUG_CATEGORY_STATIC (session_stage_debug);
  * 500-850 ms */
 #define FEEDBACK_BANDWIDTH 64000.0
 
-struct _GstSessionStage
-{
-  gint refcount;
-  GstElement *owner;
-  GMainContext *context;
-  GstSessionStageCallbacks cb;
-  gpointer user_data;
-  GstSessionStageConfig config;
-  gchar *stun_server;
-  gchar *turn_server;
-  gchar *channel_label;
 
-  GstElement *pipeline;
-  GstTaskPool *task_pool;       /* its streaming threads, joined */
-  GstElement *webrtc;
-  GObject *paced_agent;         /* libnice agent whose pacing we set */
-  guint own_pacing;             /* its own, restored when ICE connects */
-  GstWebRTCDataChannel *channel;
-  GSource *bus_source;
-  GSource *gather_source;
-
-  /* lock protects dead, times, ssrc, jitterbuffers, video_sink,
-   * keyframe_asked and (for other threads) config.latency_ms; never held
-   * while calling out */
-  GMutex lock;
-  gboolean dead;
-  gboolean offer_sent;
-  gint64 host_seen;             /* context: the first UDP host candidate */
-  GstSessionStageTimes times;
-  guint ssrc[2];                /* per GstSessionOutputKind; 0: none yet */
-  gchar *candidate_type;        /* of the selected pair's local candidate */
-  GPtrArray *jitterbuffers;     /* rtpjitterbuffer, "ssrc" data set */
-  GstPad *video_sink;           /* the video chain's first pad */
-  gint64 keyframe_asked;        /* monotonic µs of the last request */
-  gint dropout_rtp;             /* atomic: a video gap this long (90 kHz
-                                 * RTP time) is a dropout (on_video_rtp) */
-};
-
-static GstSessionStage *
+GstSessionStage *
 stage_ref (GstSessionStage * stage)
 {
   g_atomic_int_inc (&stage->refcount);
   return stage;
 }
 
-static void
+void
 stage_unref (GstSessionStage * stage)
 {
   if (!g_atomic_int_dec_and_test (&stage->refcount))
@@ -132,8 +96,8 @@ stage_unref (GstSessionStage * stage)
   g_free (stage);
 }
 
-static gboolean
-is_dead (GstSessionStage * stage)
+gboolean
+stage_is_dead (GstSessionStage * stage)
 {
   gboolean dead;
 
@@ -143,8 +107,8 @@ is_dead (GstSessionStage * stage)
   return dead;
 }
 
-static void
-mark (GstSessionStage * stage, gint64 * field)
+void
+stage_mark (GstSessionStage * stage, gint64 * field)
 {
   g_mutex_lock (&stage->lock);
   if (*field == 0)
@@ -153,8 +117,6 @@ mark (GstSessionStage * stage, gint64 * field)
 }
 
 /* ---- marshalling to the owner's context ---- */
-
-typedef void (*StageFunc) (GstSessionStage * stage, gpointer data);
 
 typedef struct
 {
@@ -169,7 +131,7 @@ call_dispatch (gpointer user_data)
 {
   Call *c = user_data;
 
-  if (!is_dead (c->stage))
+  if (!stage_is_dead (c->stage))
     c->func (c->stage, c->data);
   return G_SOURCE_REMOVE;
 }
@@ -185,8 +147,8 @@ call_free (gpointer user_data)
   g_free (c);
 }
 
-static void
-invoke (GstSessionStage * stage, StageFunc func, gpointer data,
+void
+stage_invoke (GstSessionStage * stage, StageFunc func, gpointer data,
     GDestroyNotify free_data)
 {
   Call *c = g_new0 (Call, 1);
@@ -202,11 +164,11 @@ invoke (GstSessionStage * stage, StageFunc func, gpointer data,
   g_source_unref (src);
 }
 
-static void
-fail (GstSessionStage * stage, GError * error)
+void
+stage_fail (GstSessionStage * stage, GError * error)
 {
   GST_WARNING_OBJECT (stage->owner, "session stage failed: %s", error->message);
-  if (!is_dead (stage) && stage->cb.failed)
+  if (!stage_is_dead (stage) && stage->cb.failed)
     stage->cb.failed (stage, error, stage->user_data);
   g_error_free (error);
 }
@@ -216,13 +178,13 @@ fail_in_context (GstSessionStage * stage, gpointer data)
 {
   GError *err = data;
 
-  fail (stage, g_error_copy (err));
+  stage_fail (stage, g_error_copy (err));
 }
 
-static void
-fail_async (GstSessionStage * stage, GError * error)
+void
+stage_fail_async (GstSessionStage * stage, GError * error)
 {
-  invoke (stage, fail_in_context, error, (GDestroyNotify) g_error_free);
+  stage_invoke (stage, fail_in_context, error, (GDestroyNotify) g_error_free);
 }
 
 /* ---- plugins ---- */
@@ -276,489 +238,12 @@ init_debug (void)
   }
 }
 
-/* ---- media ---- */
-
-static GstFlowReturn
-on_new_sample (GstAppSink * sink, gpointer user_data)
-{
-  GstSessionStage *stage = user_data;
-  GstSample *sample = gst_app_sink_pull_sample (sink);
-  GstSessionOutputKind kind =
-      GPOINTER_TO_INT (g_object_get_data (G_OBJECT (sink), "kind"));
-
-  if (sample == NULL)
-    return GST_FLOW_EOS;
-  if (!is_dead (stage) && stage->cb.sample)
-    stage->cb.sample (stage, kind, sample, stage->user_data);
-  gst_sample_unref (sample);
-  return GST_FLOW_OK;
-}
-
-static GstElement *
-make (const gchar * factory)
-{
-  GstElement *e = gst_element_factory_make (factory, NULL);
-
-  if (e == NULL)
-    GST_ERROR ("no element %s", factory);
-  return e;
-}
-
-static void
-set_if_present (GstElement * e, const gchar * name, gboolean value)
-{
-  if (e && g_object_class_find_property (G_OBJECT_GET_CLASS (e), name))
-    g_object_set (e, name, value, NULL);
-}
-
-/* A frame that lost a packet for good, and every frame after it up to the
- * next keyframe, refers to what was lost: the depayloader drops them
- * (wait-for-keyframe) and asks for a keyframe at once (request-keyframe,
- * which rtpbin sends as a PLI). The output repeats its last good frame
- * meanwhile, and decode=false records no broken frame. Not on loopback,
- * where nothing is lost but the 5 ms jitterbuffer gives up on packets of
- * a large keyframe still queued on a loaded machine: waiting for a
- * keyframe there became a loop of keyframe requests, each keyframe
- * "lost" again (measured with session/stats: 25 frames, then none). */
-static GstElement *
-video_depayloader (GstSessionStage * stage, const gchar * factory)
-{
-  GstElement *depay = make (factory);
-
-  if (!stage->config.loopback_only) {
-    set_if_present (depay, "wait-for-keyframe", TRUE);
-    set_if_present (depay, "request-keyframe", TRUE);
-  }
-  return depay;
-}
-
-/* A lost Opus packet is rebuilt from the next one's in-band FEC when it
- * has it, else concealed (the jitterbuffer's lost events become gaps) */
-static GstElement *
-audio_decoder (void)
-{
-  GstElement *dec = make ("opusdec");
-
-  set_if_present (dec, "use-inband-fec", TRUE);
-  set_if_present (dec, "plc", TRUE);
-  return dec;
-}
-
-/* Builds depay ! ... ! appsink for one RTP stream; returns the sink pad to
- * link webrtcbin's pad to, or NULL. */
-static GstPad *
-build_chain (GstSessionStage * stage, const gchar * encoding,
-    GstSessionOutputKind * kind)
-{
-  GstElement *chain[8] = { NULL, };
-  GstElement *sink;
-  GstCaps *caps = NULL;
-  guint n = 0, i;
-  gboolean decode = stage->config.decode;
-  GstAppSinkCallbacks callbacks = { NULL, NULL, on_new_sample, };
-
-  if (g_ascii_strcasecmp (encoding, "VP8") == 0) {
-    *kind = GST_SESSION_OUTPUT_VIDEO;
-    chain[n++] = video_depayloader (stage, "rtpvp8depay");
-    if (decode)
-      chain[n++] = make ("vp8dec");
-  } else if (g_ascii_strcasecmp (encoding, "H264") == 0) {
-    *kind = GST_SESSION_OUTPUT_VIDEO;
-    chain[n++] = video_depayloader (stage, "rtph264depay");
-    chain[n++] = make ("h264parse");
-    if (decode) {
-      chain[n++] = make ("avdec_h264");
-    } else {
-      caps = gst_caps_from_string ("video/x-h264,stream-format=avc,"
-          "alignment=au");
-    }
-  } else if (g_ascii_strcasecmp (encoding, "OPUS") == 0) {
-    *kind = GST_SESSION_OUTPUT_AUDIO;
-    chain[n++] = make ("rtpopusdepay");
-    if (decode) {
-      chain[n++] = audio_decoder ();
-      chain[n++] = make ("audioconvert");
-      chain[n++] = make ("audioresample");
-      caps = gst_caps_new_simple ("audio/x-raw", "format", G_TYPE_STRING,
-          "S16LE", "layout", G_TYPE_STRING, "interleaved", "rate",
-          G_TYPE_INT, stage->config.audio_rate, "channels", G_TYPE_INT,
-          stage->config.audio_channels ? stage->config.audio_channels : 2,
-          NULL);
-    } else {
-      chain[n++] = make ("opusparse");
-    }
-  } else {
-    GST_WARNING_OBJECT (stage->owner, "unsupported encoding %s", encoding);
-    return NULL;
-  }
-
-  sink = make ("appsink");
-  for (i = 0; i < n; i++) {
-    if (chain[i] == NULL) {
-      for (i = 0; i < n; i++)
-        gst_clear_object (&chain[i]);
-      gst_clear_object (&sink);
-      gst_clear_caps (&caps);
-      return NULL;
-    }
-  }
-  if (sink == NULL)
-    return NULL;
-  g_object_set (sink, "sync", FALSE, "async", FALSE, "emit-signals", FALSE,
-      "enable-last-sample", FALSE, "max-buffers", 0, NULL);
-  if (caps) {
-    g_object_set (sink, "caps", caps, NULL);
-    gst_caps_unref (caps);
-  }
-  g_object_set_data (G_OBJECT (sink), "kind", GINT_TO_POINTER (*kind));
-  gst_app_sink_set_callbacks (GST_APP_SINK (sink), &callbacks, stage, NULL);
-  chain[n++] = sink;
-
-  for (i = 0; i < n; i++)
-    gst_bin_add (GST_BIN (stage->pipeline), chain[i]);
-  for (i = 0; i + 1 < n; i++) {
-    if (!gst_element_link (chain[i], chain[i + 1])) {
-      GST_ERROR_OBJECT (stage->owner, "cannot link %s to %s",
-          GST_ELEMENT_NAME (chain[i]), GST_ELEMENT_NAME (chain[i + 1]));
-      return NULL;
-    }
-  }
-  for (i = n; i > 0; i--)
-    gst_element_sync_state_with_parent (chain[i - 1]);
-  return gst_element_get_static_pad (chain[0], "sink");
-}
-
-/* The jitterbuffer of @ssrc (a reference), or NULL */
-static GstElement *
-find_jitterbuffer (GstSessionStage * stage, guint ssrc)
-{
-  GstElement *jb = NULL;
-  guint i;
-
-  g_mutex_lock (&stage->lock);
-  for (i = 0; ssrc && jb == NULL && i < stage->jitterbuffers->len; i++) {
-    GstElement *e = g_ptr_array_index (stage->jitterbuffers, i);
-
-    if (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (e),
-                "session-ssrc")) == ssrc)
-      jb = gst_object_ref (e);
-  }
-  g_mutex_unlock (&stage->lock);
-  return jb;
-}
-
-static void
-raise_latency (GstSessionStage * stage, gpointer data)
-{
-  guint latency = 0;
-
-  g_object_get (stage->webrtc, "latency", &latency, NULL);
-  if (latency != stage->config.latency_ms) {
-    GST_DEBUG_OBJECT (stage->owner, "jitterbuffer latency %u ms from now on",
-        stage->config.latency_ms);
-    g_object_set (stage->webrtc, "latency", stage->config.latency_ms, NULL);
-  }
-}
-
-/* A gap of packets longer than the jitterbuffer's latency plus this is a
- * dropout, not losses to ask for again (see on_video_rtp) */
-#define DROPOUT_MARGIN_MS 100
-
-static void
-ask_keyframe (GstSessionStage * stage, gpointer data)
-{
-  GST_DEBUG_OBJECT (stage->owner, "video resumed after a dropout");
-  gst_session_stage_request_keyframe (stage);
-}
-
-typedef struct
-{
-  GstSessionStage *stage;       /* not a reference: the pad goes first */
-  gboolean have;                /* streaming thread only: */
-  guint16 seq;                  /* the newest packet so far */
-  guint32 rtptime;
-} GapWatch;
-
-/* After a blackout of the path (seconds without a packet) the first video
- * packet shows a gap of hundreds. The jitterbuffer asks for each again
- * (NACK), lets nothing out, the new packets included, until each came or
- * was declared lost at its own time plus the latency, and the depayloader
- * asks for a keyframe only when it sees the discontinuity: measured on
- * the LAN path, 112 ms from the path's return to the first new frame,
- * twice Chromium's. A gap longer than the latency could still recover
- * (RTP time, 90 kHz for video) is a dropout: the keyframe is asked for as
- * the first packet after it arrives, before the jitterbuffer sees it, and
- * the jitterbuffer resets once a few packets in a row came
- * (max-dropout-time) instead of waiting for the gap. Streaming thread. */
-static GstPadProbeReturn
-on_video_rtp (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
-{
-  GapWatch *w = user_data;
-  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
-  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
-  guint16 seq;
-  guint32 rtptime, dropout;
-  gint gap;
-
-  if (buf == NULL || !gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp))
-    return GST_PAD_PROBE_OK;
-  seq = gst_rtp_buffer_get_seq (&rtp);
-  rtptime = gst_rtp_buffer_get_timestamp (&rtp);
-  gst_rtp_buffer_unmap (&rtp);
-  /* newer than the newest so far (retransmissions are older) */
-  gap = w->have ? gst_rtp_buffer_compare_seqnum (w->seq, seq) : 1;
-  if (gap <= 0)
-    return GST_PAD_PROBE_OK;
-  dropout = (guint32) g_atomic_int_get (&w->stage->dropout_rtp);
-  if (w->have && gap > 1 && rtptime - w->rtptime > dropout &&
-      rtptime - w->rtptime < G_MAXINT32)
-    invoke (w->stage, ask_keyframe, NULL, NULL);
-  w->have = TRUE;
-  w->seq = seq;
-  w->rtptime = rtptime;
-  return GST_PAD_PROBE_OK;
-}
-
-/* Lets the video's jitterbuffer reset after a dropout (max-dropout-time)
- * and tells on_video_rtp what one is: the latency and the margin. Called
- * once the video's jitterbuffer is known, and again when the latency
- * changes. */
-static void
-set_dropout (GstSessionStage * stage, GstElement * jb)
-{
-  guint dropout_ms;
-
-  g_mutex_lock (&stage->lock);
-  dropout_ms = stage->config.latency_ms + DROPOUT_MARGIN_MS;
-  g_mutex_unlock (&stage->lock);
-  g_atomic_int_set (&stage->dropout_rtp, (gint) (dropout_ms * 90));
-  g_object_set (jb, "max-dropout-time", dropout_ms, NULL);
-}
-
-/* Watches what reaches the video's jitterbuffer for dropouts */
-static void
-watch_dropouts (GstSessionStage * stage, GstElement * jb)
-{
-  GstPad *sink = gst_element_get_static_pad (jb, "sink");
-  GapWatch *w;
-
-  if (sink == NULL)
-    return;
-  w = g_new0 (GapWatch, 1);
-  w->stage = stage;
-  gst_pad_add_probe (sink, GST_PAD_PROBE_TYPE_BUFFER, on_video_rtp, w, g_free);
-  gst_object_unref (sink);
-}
-
-/* GStreamer 1.22's webrtcbin sets a new jitterbuffer's do-retransmission
- * from every entry of its SSRC map in turn, not from the stream's own:
- * with audio and video both named in the answer, the last entry (audio,
- * which asks for no retransmission) won, and the video never sent a NACK
- * (found by tests/net/loss-recovery director). Set once the stream's kind
- * is known: retransmissions for video off loopback. */
-static void
-set_retransmission (GstSessionStage * stage, guint ssrc, gboolean on)
-{
-  GstElement *jb = find_jitterbuffer (stage, ssrc);
-
-  if (jb) {
-    g_object_set (jb, "do-retransmission", on, NULL);
-    if (on) {
-      set_dropout (stage, jb);
-      watch_dropouts (stage, jb);
-    }
-    gst_object_unref (jb);
-  }
-}
-
-static GstPadProbeReturn
-first_rtp_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
-{
-  GstSessionStage *stage = user_data;
-
-  mark (stage, &stage->times.first_rtp);
-  invoke (stage, raise_latency, NULL, NULL);
-  return GST_PAD_PROBE_REMOVE;
-}
-
-/* Whether an RTP payload is the first packet of a keyframe: H.264 (RFC
- * 6184) an SPS, PPS or IDR slice, alone, first in a STAP-A or starting an
- * FU-A; VP8 (RFC 7741) the start of partition 0 with the keyframe bit.
- * Anything else (a delta frame, a packet cut short): FALSE. */
-static gboolean
-payload_starts_keyframe (const guint8 * p, gsize n, gboolean h264)
-{
-  guint type, i = 1;
-
-  if (n < 2)
-    return FALSE;
-  if (h264) {
-    type = p[0] & 0x1f;
-    if (type == 24 && n >= 4)   /* STAP-A: 2 bytes of size, then a NAL */
-      type = p[3] & 0x1f;
-    else if (type == 28)        /* FU-A: its header's start bit and type */
-      return (p[1] & 0x80) && (p[1] & 0x1f) == 5;
-    return type == 5 || type == 7 || type == 8;
-  }
-  /* VP8 payload descriptor: S set, partition 0 */
-  if (!(p[0] & 0x10) || (p[0] & 0x07) != 0)
-    return FALSE;
-  if (p[0] & 0x80) {            /* X: I, L, T, K flags follow */
-    guint8 x = p[1];
-
-    i = 2;
-    if (x & 0x80) {             /* I: a picture id of 7 or 15 bits */
-      if (i >= n)
-        return FALSE;
-      i += (p[i] & 0x80) ? 2 : 1;
-    }
-    if (x & 0x40)               /* L: TL0PICIDX */
-      i++;
-    if (x & 0x30)               /* T or K: one byte */
-      i++;
-  }
-  /* the VP8 payload header: P (bit 0) is 0 for a keyframe */
-  return i < n && (p[i] & 0x01) == 0;
-}
-
-typedef struct
-{
-  GstSessionStage *stage;
-  gboolean h264;
-} FirstVideo;
-
-static void
-first_video_free (FirstVideo * f)
-{
-  stage_unref (f->stage);
-  g_free (f);
-}
-
-/* A keyframe request (upstream force-key-unit: rtpbin sends a PLI) is not
- * repeated within the jitterbuffer's latency and this: the keyframe needs
- * a round trip and that latency to arrive, and asking again meanwhile
- * makes the sender send a second one. A request that had no effect (lost
- * on the path: on the 2 % loss path 1 start in 2 or 3 waited for the
- * sender's next scheduled keyframe, 25-27 frames, when the next request
- * came only after 1 s) is asked again after it. */
-#define KEYFRAME_ASK_MARGIN (250 * G_TIME_SPAN_MILLISECOND)
-
-/* Asks the sender for a keyframe now (any thread), unless one was asked
- * for less than the latency and KEYFRAME_ASK_MARGIN ago. */
-void
-gst_session_stage_request_keyframe (GstSessionStage * stage)
-{
-  gint64 now = g_get_monotonic_time ();
-  GstPad *pad = NULL;
-
-  gint64 interval;
-
-  g_mutex_lock (&stage->lock);
-  interval = KEYFRAME_ASK_MARGIN + (gint64) stage->config.latency_ms * 1000;
-  if (!stage->dead && stage->video_sink && (stage->keyframe_asked == 0 ||
-          now - stage->keyframe_asked >= interval)) {
-    stage->keyframe_asked = now;
-    pad = gst_object_ref (stage->video_sink);
-  }
-  g_mutex_unlock (&stage->lock);
-  if (pad == NULL)
-    return;
-  GST_DEBUG_OBJECT (stage->owner, "asking the sender for a keyframe");
-  gst_pad_push_event (pad,
-      gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE, TRUE,
-          0));
-  gst_object_unref (pad);
-}
-
-/* The video's first packet out of the jitterbuffer: when it does not
- * start a keyframe (a stream joined mid-way, the keyframe's first packet
- * lost), a keyframe is asked for now, not at the sender's next scheduled
- * one. When it does, none: a sender starts with one, and asking anyway
- * made it send a second keyframe one round trip later (tens of kB on a
- * path that may be slow). */
-static GstPadProbeReturn
-first_video_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
-{
-  FirstVideo *f = user_data;
-  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
-  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
-  gboolean key = FALSE;
-
-  if (buf && gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp)) {
-    key = payload_starts_keyframe (gst_rtp_buffer_get_payload (&rtp),
-        gst_rtp_buffer_get_payload_len (&rtp), f->h264);
-    gst_rtp_buffer_unmap (&rtp);
-  }
-  GST_DEBUG_OBJECT (f->stage->owner, "the video starts %s",
-      key ? "with a keyframe" : "without a keyframe: asking for one");
-  if (!key)
-    gst_session_stage_request_keyframe (f->stage);
-  return GST_PAD_PROBE_REMOVE;
-}
-
-static void
-on_pad_added (GstElement * webrtc, GstPad * pad, GstSessionStage * stage)
-{
-  GstCaps *caps;
-  const GstStructure *s;
-  const gchar *encoding;
-  GstSessionOutputKind kind;
-  GstPad *sinkpad;
-  gboolean h264;
-
-  if (GST_PAD_DIRECTION (pad) != GST_PAD_SRC || is_dead (stage))
-    return;
-
-  caps = gst_pad_get_current_caps (pad);
-  if (caps == NULL)
-    caps = gst_pad_query_caps (pad, NULL);
-  s = gst_caps_get_structure (caps, 0);
-  encoding = gst_structure_get_string (s, "encoding-name");
-  h264 = encoding && g_ascii_strcasecmp (encoding, "H264") == 0;
-  GST_INFO_OBJECT (stage->owner, "incoming stream %" GST_PTR_FORMAT, caps);
-  sinkpad = encoding ? build_chain (stage, encoding, &kind) : NULL;
-  if (sinkpad == NULL) {
-    GST_WARNING_OBJECT (stage->owner, "ignoring stream %" GST_PTR_FORMAT, caps);
-    gst_caps_unref (caps);
-    return;
-  }
-  {
-    guint ssrc = 0;
-
-    if (gst_structure_get_uint (s, "ssrc", &ssrc)) {
-      g_mutex_lock (&stage->lock);
-      stage->ssrc[kind] = ssrc;
-      g_mutex_unlock (&stage->lock);
-      set_retransmission (stage, ssrc, kind == GST_SESSION_OUTPUT_VIDEO &&
-          !stage->config.loopback_only);
-    }
-  }
-  gst_caps_unref (caps);
-  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, first_rtp_probe,
-      stage_ref (stage), (GDestroyNotify) stage_unref);
-  if (kind == GST_SESSION_OUTPUT_VIDEO) {
-    FirstVideo *f = g_new0 (FirstVideo, 1);
-
-    f->stage = stage_ref (stage);
-    f->h264 = h264;
-    g_mutex_lock (&stage->lock);
-    gst_object_replace ((GstObject **) & stage->video_sink,
-        GST_OBJECT (sinkpad));
-    g_mutex_unlock (&stage->lock);
-    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, first_video_probe, f,
-        (GDestroyNotify) first_video_free);
-  }
-  if (gst_pad_link (pad, sinkpad) != GST_PAD_LINK_OK)
-    GST_ERROR_OBJECT (stage->owner, "cannot link the incoming stream");
-  gst_object_unref (sinkpad);
-}
-
 /* ---- data channel ---- */
 
 static void
 channel_open_in_context (GstSessionStage * stage, gpointer data)
 {
-  mark (stage, &stage->times.channel_open);
+  stage_mark (stage, &stage->times.channel_open);
   if (stage->cb.channel_open)
     stage->cb.channel_open (stage, stage->user_data);
 }
@@ -773,20 +258,20 @@ channel_closed_in_context (GstSessionStage * stage, gpointer data)
 static void
 on_channel_open (GstWebRTCDataChannel * channel, GstSessionStage * stage)
 {
-  invoke (stage, channel_open_in_context, NULL, NULL);
+  stage_invoke (stage, channel_open_in_context, NULL, NULL);
 }
 
 static void
 on_channel_close (GstWebRTCDataChannel * channel, GstSessionStage * stage)
 {
-  invoke (stage, channel_closed_in_context, NULL, NULL);
+  stage_invoke (stage, channel_closed_in_context, NULL, NULL);
 }
 
 static void
 on_channel_message (GstWebRTCDataChannel * channel, const gchar * text,
     GstSessionStage * stage)
 {
-  if (text && !is_dead (stage) && stage->cb.channel_message)
+  if (text && !stage_is_dead (stage) && stage->cb.channel_message)
     stage->cb.channel_message (stage, text, stage->user_data);
 }
 
@@ -825,14 +310,14 @@ on_ice_connection_state (GstElement * webrtc, GParamSpec * pspec,
   GST_DEBUG_OBJECT (stage->owner, "ICE connection state %d", state);
   if (state == GST_WEBRTC_ICE_CONNECTION_STATE_CONNECTED ||
       state == GST_WEBRTC_ICE_CONNECTION_STATE_COMPLETED) {
-    mark (stage, &stage->times.connected);
+    stage_mark (stage, &stage->times.connected);
     /* connected: libnice's own pacing again, for what it still checks */
     if (stage->paced_agent)
       g_object_set (stage->paced_agent, "stun-pacing-timer",
           stage->own_pacing, NULL);
-    invoke (stage, connected_in_context, NULL, NULL);
+    stage_invoke (stage, connected_in_context, NULL, NULL);
   } else if (state == GST_WEBRTC_ICE_CONNECTION_STATE_FAILED) {
-    fail_async (stage, g_error_new_literal (GST_RESOURCE_ERROR,
+    stage_fail_async (stage, g_error_new_literal (GST_RESOURCE_ERROR,
             GST_RESOURCE_ERROR_OPEN_READ,
             "ICE failed: the service could not be reached"));
   }
@@ -867,13 +352,13 @@ send_offer (GstSessionStage * stage, gboolean complete)
   sdp = local_sdp (stage);
   if (sdp == NULL || strstr (sdp, "a=candidate") == NULL) {
     g_free (sdp);
-    fail (stage, g_error_new_literal (GST_RESOURCE_ERROR,
+    stage_fail (stage, g_error_new_literal (GST_RESOURCE_ERROR,
             GST_RESOURCE_ERROR_OPEN_READ,
             "ICE gathering found no candidate address"));
     return;
   }
   stage->offer_sent = TRUE;
-  mark (stage, &stage->times.gathered);
+  stage_mark (stage, &stage->times.gathered);
   GST_INFO_OBJECT (stage->owner, "offer ready (gathering %s)",
       complete ? "complete" : "timed out");
   GST_DEBUG_OBJECT (stage->owner, "offer:\n%s", sdp);
@@ -944,7 +429,7 @@ gather_poll (gpointer user_data)
   GstSessionStage *stage = user_data;
   GstWebRTCICEGatheringState state;
 
-  if (is_dead (stage))
+  if (stage_is_dead (stage))
     return G_SOURCE_REMOVE;
   g_object_get (stage->webrtc, "ice-gathering-state", &state, NULL);
   if (state == GST_WEBRTC_ICE_GATHERING_STATE_COMPLETE) {
@@ -982,7 +467,7 @@ on_offer_set (GstPromise * promise, gpointer user_data)
   GstSessionStage *stage = user_data;
 
   gst_promise_unref (promise);
-  invoke (stage, offer_set_in_context, NULL, NULL);
+  stage_invoke (stage, offer_set_in_context, NULL, NULL);
 }
 
 static void
@@ -994,7 +479,7 @@ on_offer_created (GstPromise * promise, gpointer user_data)
 
   if (gst_promise_wait (promise) != GST_PROMISE_RESULT_REPLIED) {
     gst_promise_unref (promise);
-    fail_async (stage, g_error_new_literal (GST_LIBRARY_ERROR,
+    stage_fail_async (stage, g_error_new_literal (GST_LIBRARY_ERROR,
             GST_LIBRARY_ERROR_FAILED, "webrtcbin created no offer"));
     return;
   }
@@ -1003,11 +488,11 @@ on_offer_created (GstPromise * promise, gpointer user_data)
       &offer, NULL);
   gst_promise_unref (promise);
   if (offer == NULL) {
-    fail_async (stage, g_error_new_literal (GST_LIBRARY_ERROR,
+    stage_fail_async (stage, g_error_new_literal (GST_LIBRARY_ERROR,
             GST_LIBRARY_ERROR_FAILED, "webrtcbin created no offer"));
     return;
   }
-  mark (stage, &stage->times.offer_created);
+  stage_mark (stage, &stage->times.offer_created);
   promise = gst_promise_new_with_change_func (on_offer_set, stage_ref (stage),
       (GDestroyNotify) stage_unref);
   g_signal_emit_by_name (stage->webrtc, "set-local-description", offer,
@@ -1022,7 +507,7 @@ on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
 {
   GstSessionStage *stage = user_data;
 
-  if (is_dead (stage))
+  if (stage_is_dead (stage))
     return G_SOURCE_REMOVE;
   if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
     GError *err = NULL;
@@ -1033,204 +518,9 @@ on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
         GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message,
         GST_STR_NULL (debug));
     g_free (debug);
-    fail (stage, err);
+    stage_fail (stage, err);
   }
   return G_SOURCE_CONTINUE;
-}
-
-/* ---- transport statistics ---- */
-
-static void
-on_new_jitterbuffer (GstElement * rtpbin, GstElement * jitterbuffer,
-    guint session, guint ssrc, GstSessionStage * stage)
-{
-  g_object_set_data (G_OBJECT (jitterbuffer), "session-ssrc",
-      GUINT_TO_POINTER (ssrc));
-  /* the output tells the path's delay from the machine's by it */
-  gst_session_arrival_watch (jitterbuffer, stage->config.clock);
-  g_mutex_lock (&stage->lock);
-  g_ptr_array_add (stage->jitterbuffers, gst_object_ref (jitterbuffer));
-  g_mutex_unlock (&stage->lock);
-}
-
-/* the rtpsession's view of @ssrc: bytes, and the feedback sent about it */
-static void
-session_source_stats (GstSessionStage * stage, guint ssrc,
-    GstSessionTransportStats * stats)
-{
-  GstElement *rtpbin = gst_bin_get_by_name (GST_BIN (stage->webrtc),
-      "rtpbin");
-  GstElement *session = NULL;
-  GstStructure *all = NULL;
-  const GValue *sources;
-  guint i, n;
-
-  if (rtpbin == NULL)
-    return;
-  /* one bundled session, id 0 */
-  g_signal_emit_by_name (rtpbin, "get-session", 0u, &session);
-  gst_object_unref (rtpbin);
-  if (session == NULL)
-    return;
-  g_object_get (session, "stats", &all, NULL);
-  gst_object_unref (session);
-  if (all == NULL)
-    return;
-  /* rtpsession gives a GValueArray (deprecated in GLib, its API here) */
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS;
-  sources = gst_structure_get_value (all, "source-stats");
-  n = sources && G_VALUE_HOLDS (sources, g_value_array_get_type ())?
-      ((GValueArray *) g_value_get_boxed (sources))->n_values : 0;
-  G_GNUC_END_IGNORE_DEPRECATIONS;
-  for (i = 0; i < n; i++) {
-    const GstStructure *src;
-    guint id = 0;
-
-    G_GNUC_BEGIN_IGNORE_DEPRECATIONS;
-    src = gst_value_get_structure (g_value_array_get_nth (g_value_get_boxed
-            (sources), i));
-    G_GNUC_END_IGNORE_DEPRECATIONS;
-
-    if (!gst_structure_get_uint (src, "ssrc", &id) || id != ssrc)
-      continue;
-    gst_structure_get (src, "octets-received", G_TYPE_UINT64,
-        &stats->bytes_received, "packets-received", G_TYPE_UINT64,
-        &stats->packets_received, "sent-nack-count", G_TYPE_UINT,
-        &stats->nacks_sent, "sent-pli-count", G_TYPE_UINT, &stats->plis_sent,
-        "sent-fir-count", G_TYPE_UINT, &stats->firs_sent, NULL);
-  }
-  gst_structure_free (all);
-}
-
-/* webrtcbin's statistics, for one fact: the type of the local candidate
- * of the selected pair (host, srflx, prflx, relay): whether the session
- * goes through the TURN relay. Only that is kept: a relay candidate's
- * statistics name the TURN server's URL, which may carry its password. */
-static void
-on_webrtc_stats (GstPromise * promise, gpointer user_data)
-{
-  GstSessionStage *stage = user_data;
-  const GstStructure *all = NULL;
-  const gchar *type = NULL;
-  gint i, n;
-
-  if (gst_promise_wait (promise) == GST_PROMISE_RESULT_REPLIED)
-    all = gst_promise_get_reply (promise);
-  n = all ? gst_structure_n_fields (all) : 0;
-  for (i = 0; i < n && type == NULL; i++) {
-    const GValue *v = gst_structure_get_value (all,
-        gst_structure_nth_field_name (all, i));
-    const GstStructure *pair, *local;
-    const gchar *local_id;
-    GstWebRTCStatsType t;
-
-    if (!GST_VALUE_HOLDS_STRUCTURE (v))
-      continue;
-    pair = gst_value_get_structure (v);
-    if (!gst_structure_get (pair, "type", GST_TYPE_WEBRTC_STATS_TYPE, &t,
-            NULL) || t != GST_WEBRTC_STATS_CANDIDATE_PAIR)
-      continue;
-    local_id = gst_structure_get_string (pair, "local-candidate-id");
-    v = local_id ? gst_structure_get_value (all, local_id) : NULL;
-    if (v && GST_VALUE_HOLDS_STRUCTURE (v)) {
-      local = gst_value_get_structure (v);
-      type = gst_structure_get_string (local, "candidate-type");
-    }
-  }
-  if (type) {
-    g_mutex_lock (&stage->lock);
-    if (g_strcmp0 (stage->candidate_type, type) != 0) {
-      g_free (stage->candidate_type);
-      stage->candidate_type = g_strdup (type);
-    }
-    g_mutex_unlock (&stage->lock);
-  }
-  gst_promise_unref (promise);
-}
-
-/* Asks webrtcbin for its statistics; the answer comes on its thread and
- * updates what gst_session_stage_get_candidate_type returns. */
-void
-gst_session_stage_query_transport (GstSessionStage * stage)
-{
-  GstPromise *promise;
-
-  if (is_dead (stage) || stage->webrtc == NULL)
-    return;
-  promise = gst_promise_new_with_change_func (on_webrtc_stats,
-      stage_ref (stage), (GDestroyNotify) stage_unref);
-  g_signal_emit_by_name (stage->webrtc, "get-stats", NULL, promise);
-}
-
-/* The local candidate type of the selected pair, or NULL (not known yet).
- * Free with g_free. */
-gchar *
-gst_session_stage_get_candidate_type (GstSessionStage * stage)
-{
-  gchar *type;
-
-  g_mutex_lock (&stage->lock);
-  type = g_strdup (stage->candidate_type);
-  g_mutex_unlock (&stage->lock);
-  return type;
-}
-
-/* A new jitterbuffer latency from now on (the path turned out slower than
- * the latency allows a retransmission). Call on the context. */
-void
-gst_session_stage_set_latency (GstSessionStage * stage, guint latency_ms)
-{
-  GstElement *jb;
-  guint ssrc;
-
-  g_mutex_lock (&stage->lock);
-  stage->config.latency_ms = latency_ms;
-  ssrc = stage->ssrc[GST_SESSION_OUTPUT_VIDEO];
-  g_mutex_unlock (&stage->lock);
-  g_object_set (stage->webrtc, "latency", latency_ms, NULL);
-  if (!stage->config.loopback_only && (jb = find_jitterbuffer (stage, ssrc))) {
-    set_dropout (stage, jb);
-    gst_object_unref (jb);
-  }
-}
-
-/* Gathers what the jitterbuffer and rtpsession know of the @kind stream.
- * Any thread; bounded (two property reads). */
-void
-gst_session_stage_get_transport_stats (GstSessionStage * stage,
-    GstSessionOutputKind kind, GstSessionTransportStats * stats)
-{
-  GstElement *jb;
-  GstStructure *s = NULL;
-  guint ssrc;
-  guint64 rtt = 0, jitter = 0;
-
-  memset (stats, 0, sizeof (*stats));
-  stats->rtx_round_trip = GST_CLOCK_TIME_NONE;
-  g_mutex_lock (&stage->lock);
-  ssrc = stage->ssrc[kind];
-  g_mutex_unlock (&stage->lock);
-  if (ssrc == 0 || stage->webrtc == NULL)
-    return;
-  jb = find_jitterbuffer (stage, ssrc);
-  stats->valid = TRUE;
-  session_source_stats (stage, ssrc, stats);
-  if (jb == NULL)
-    return;
-  g_object_get (jb, "stats", &s, "latency", &stats->jitterbuffer_latency_ms,
-      NULL);
-  gst_object_unref (jb);
-  if (s == NULL)
-    return;
-  gst_structure_get (s, "num-lost", G_TYPE_UINT64, &stats->packets_lost,
-      "rtx-success-count", G_TYPE_UINT64, &stats->packets_recovered,
-      "rtx-count", G_TYPE_UINT64, &stats->retransmissions_asked,
-      "rtx-rtt", G_TYPE_UINT64, &rtt, "avg-jitter", G_TYPE_UINT64, &jitter,
-      NULL);
-  stats->jitter = jitter;
-  if (rtt > 0)
-    stats->rtx_round_trip = rtt;
-  gst_structure_free (s);
 }
 
 /* ---- construction ---- */
@@ -1373,7 +663,8 @@ gst_session_stage_new (GstElement * owner,
   /* the jitterbuffer holds a stream's first packet for its whole latency
    * (it cannot know yet whether one before it is still coming): 200 ms of
    * every start off loopback. It starts at START_LATENCY_MS, and takes
-   * its latency once media flows (raise_latency) */
+   * its latency once media flows (raise_latency in
+   * gstsessionstage-media.c) */
   g_object_set (stage->webrtc, "bundle-policy",
       GST_WEBRTC_BUNDLE_POLICY_MAX_BUNDLE, "latency",
       MIN (config->latency_ms, START_LATENCY_MS), NULL);
@@ -1410,7 +701,7 @@ gst_session_stage_new (GstElement * owner,
        * cycle that kept the whole pipeline alive); disconnected in
        * gst_session_stage_free */
       g_signal_connect (rtpbin, "new-jitterbuffer",
-          G_CALLBACK (on_new_jitterbuffer), stage);
+          G_CALLBACK (stage_on_new_jitterbuffer), stage);
     }
     gst_clear_object (&rtpbin);
   }
@@ -1442,7 +733,7 @@ gst_session_stage_new (GstElement * owner,
         "encoding-params=(string)2,useinbandfec=(string)1,"
         "minptime=(string)10", FALSE);
 
-  g_signal_connect (stage->webrtc, "pad-added", G_CALLBACK (on_pad_added),
+  g_signal_connect (stage->webrtc, "pad-added", G_CALLBACK (stage_on_pad_added),
       stage);
   g_signal_connect (stage->webrtc, "notify::ice-connection-state",
       G_CALLBACK (on_ice_connection_state), stage);
@@ -1521,7 +812,7 @@ gst_session_stage_set_answer (GstSessionStage * stage, const gchar * sdp,
   gst_promise_interrupt (promise);
   gst_promise_unref (promise);
   gst_webrtc_session_description_free (answer);
-  mark (stage, &stage->times.answer_set);
+  stage_mark (stage, &stage->times.answer_set);
   return TRUE;
 }
 

@@ -34,6 +34,11 @@
 /* a rise made of local delay (see gst_session_output_place) is taken once
  * it lasted this long */
 #define LOCAL_PERSIST GST_SECOND
+/* in a session's first this long, a rise is taken as soon as confirmed,
+ * local delay or not: the decoder's start on a loaded machine lags for
+ * seconds, and a rise put off for LOCAL_PERSIST came as the director's
+ * first sync marker did (placed 750-960 ms after its click) */
+#define LOCAL_START_GRACE (3 * GST_SECOND)
 /* a jitterbuffer timestamp this far after the input's arrival is not an
  * arrival estimate (see sender_time) */
 #define JB_AHEAD_LIMIT (100 * GST_MSECOND)
@@ -47,6 +52,7 @@ gst_session_output_origin_reset (GstSessionOutputOrigin * o,
   o->have_latency[k] = FALSE;
   o->rise_pending[k] = FALSE;
   o->have_local[k] = FALSE;
+  o->first_at[k] = GST_CLOCK_TIME_NONE;
   o->by_sender[k] = FALSE;
   o->initial[k] = TRUE;
   o->ahead[k] = FALSE;
@@ -284,6 +290,8 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
   lat = GST_CLOCK_DIFF (pts, now);
   rise = o->have_latency[k] ? lat - o->latency[k] : 0;
   local = local_excess (out, in, now);
+  if (!GST_CLOCK_TIME_IS_VALID (o->first_at[k]))
+    o->first_at[k] = now;
   /* a rise within the recovery delay is what the delay is there for (a
    * retransmission, a lost packet waited for, the jitterbuffer's latency
    * raised once media flows): the input still comes before its place.
@@ -330,8 +338,10 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
      * for their place, dropped or cut, and the latency stays: taken, the
      * stream moved later than the other one's inputs already out (a sync
      * marker 105-419 ms after its click, under load). A local delay that
-     * lasts is taken: every input would be dropped. */
-    is_local = local >= 0 && rise - local <= latency_rise_limit (out);
+     * lasts is taken: every input would be dropped. In the session's
+     * first seconds (LOCAL_START_GRACE) a rise is a rise. */
+    is_local = local >= 0 && rise - local <= latency_rise_limit (out) &&
+        now >= o->first_at[k] + LOCAL_START_GRACE;
     if (!o->rise_pending[k]) {
       o->rise_pending[k] = TRUE;
       o->rise_at[k] = now;

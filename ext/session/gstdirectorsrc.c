@@ -127,10 +127,18 @@ static GstStaticPadTemplate audio_template = GST_STATIC_PAD_TEMPLATE ("audio",
         "layout = (string) interleaved, rate = (int) [ 8000, 96000 ]; "
         "audio/x-opus"));
 
-static gboolean
-finish (GstDirectorSrc * self, const gchar * what, gboolean ok, GError * err)
+/* Under the controller lock: the control's events to the outbox */
+static void
+collect (GstDirectorSrc * self)
 {
-  return gst_session_src_end_control (GST_SESSION_SRC (self), what, ok, err);
+  gst_session_src_collect_events (GST_SESSION_SRC (self));
+}
+
+/* After the controller lock: refused or accepted */
+static gboolean
+done (GstDirectorSrc * self, const gchar * what, gboolean ok, GError * err)
+{
+  return gst_session_src_control_done (GST_SESSION_SRC (self), what, ok, err);
 }
 
 static gboolean
@@ -143,7 +151,9 @@ set_prompt (GstDirectorSrc * self, const gchar * what, gint64 version,
   GST_SESSION_SRC_CTRL_LOCK (self);
   ok = gst_session_director_controller_set_prompt (self->ctrl, prompt,
       version, &err);
-  return finish (self, what, ok, err);
+  collect (self);
+  GST_SESSION_SRC_CTRL_UNLOCK (self);
+  return done (self, what, ok, err);
 }
 
 static gboolean
@@ -161,7 +171,9 @@ gst_director_src_ping (GstDirectorSrc * self)
 
   GST_SESSION_SRC_CTRL_LOCK (self);
   ok = gst_session_director_controller_ping (self->ctrl, &err);
-  return finish (self, "ping", ok, err);
+  collect (self);
+  GST_SESSION_SRC_CTRL_UNLOCK (self);
+  return done (self, "ping", ok, err);
 }
 
 /* ---- GstSessionSrc vfuncs (controller lock held) ---- */
@@ -273,7 +285,9 @@ set_setting (GstDirectorSrc * self, GParamSpec * pspec, const GValue * value)
   }
   ok = gst_session_director_controller_set_settings (self->ctrl, &c, &err);
   what = g_strdup (g_param_spec_get_name (pspec));
-  finish (self, what, ok, err);
+  collect (self);
+  GST_SESSION_SRC_CTRL_UNLOCK (self);
+  done (self, what, ok, err);
   g_free (what);
 }
 

@@ -270,28 +270,26 @@ gst_session_src_refuse (GstSessionSrc * src, const gchar * what,
 }
 
 /**
- * gst_session_src_end_control:
- * @src: a session source, with its controller lock held
+ * gst_session_src_control_done:
+ * @src: a session source
  * @what: the property or action
  * @ok: whether the controller accepted it
  * @error: (transfer full) (nullable): why not
  *
- * Ends a control made under the controller lock: collects the events,
- * unlocks, and refuses (a warning) when @ok is %FALSE.
+ * Ends a control, after the controller lock was released (the control
+ * collected the controller's events under it): refuses (a warning) when
+ * @ok is %FALSE; an accepted value replaces a refused one.
  *
  * Returns: @ok
  */
 gboolean
-gst_session_src_end_control (GstSessionSrc * src, const gchar * what,
+gst_session_src_control_done (GstSessionSrc * src, const gchar * what,
     gboolean ok, GError * error)
 {
-  gst_session_src_collect_events (src);
-  g_mutex_unlock (&PRIV (src)->ctrl_lock);
   if (!ok) {
     gst_session_src_refuse (src, what, error);
     g_clear_error (&error);
   } else {
-    /* a value accepted after a refused one replaces it */
     GST_OBJECT_LOCK (src);
     g_hash_table_remove (PRIV (src)->early_refusals, what);
     GST_OBJECT_UNLOCK (src);

@@ -82,7 +82,7 @@ void gst_session_src_refuse (GstSessionSrc * src, const gchar * what,
     const GError * error);
 
 G_GNUC_INTERNAL
-gboolean gst_session_src_end_control (GstSessionSrc * src, const gchar * what,
+gboolean gst_session_src_control_done (GstSessionSrc * src, const gchar * what,
     gboolean ok, GError * error);
 
 G_GNUC_INTERNAL

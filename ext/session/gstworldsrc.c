@@ -86,11 +86,9 @@ struct _GstWorldSrc
 {
   GstSessionSrc parent;
 
-  /* ctrl lock (GST_SESSION_SRC_CTRL_LOCK): everything below */
+  /* ctrl lock (GST_SESSION_SRC_CTRL_LOCK): the controller, which holds
+   * the setup (preset, image-url, prompt) */
   GstSessionWorldController *ctrl;
-  gchar *prompt;
-  gchar *preset;
-  gchar *image_url;
 };
 
 G_DEFINE_TYPE (GstWorldSrc, gst_world_src, GST_TYPE_SESSION_SRC);
@@ -109,10 +107,18 @@ static GstStaticPadTemplate video_template = GST_STATIC_PAD_TEMPLATE ("video",
 typedef gboolean (*SetFunc) (GstSessionWorldController * ctrl, guint set,
     GError ** error);
 
-static gboolean
-finish (GstWorldSrc * self, const gchar * what, gboolean ok, GError * err)
+/* Under the controller lock: the control's events to the outbox */
+static void
+collect (GstWorldSrc * self)
 {
-  return gst_session_src_end_control (GST_SESSION_SRC (self), what, ok, err);
+  gst_session_src_collect_events (GST_SESSION_SRC (self));
+}
+
+/* After the controller lock: refused or accepted */
+static gboolean
+done (GstWorldSrc * self, const gchar * what, gboolean ok, GError * err)
+{
+  return gst_session_src_control_done (GST_SESSION_SRC (self), what, ok, err);
 }
 
 static gboolean
@@ -126,7 +132,9 @@ command_set_action (GstWorldSrc * self, const gchar * what,
   GST_SESSION_SRC_CTRL_LOCK (self);
   ok = gst_session_world_commands_parse (names, &set, &err) &&
       func (self->ctrl, set, &err);
-  return finish (self, what, ok, err);
+  collect (self);
+  GST_SESSION_SRC_CTRL_UNLOCK (self);
+  return done (self, what, ok, err);
 }
 
 static gboolean
@@ -160,15 +168,9 @@ gst_world_src_reset (GstWorldSrc * self, const gchar * preset,
   GST_SESSION_SRC_CTRL_LOCK (self);
   ok = gst_session_world_controller_reset (self->ctrl, preset, image_url,
       prompt, &err);
-  if (ok) {
-    g_free (self->preset);
-    g_free (self->image_url);
-    g_free (self->prompt);
-    self->preset = g_strdup (preset);
-    self->image_url = g_strdup (image_url);
-    self->prompt = g_strdup (prompt);
-  }
-  return finish (self, "reset", ok, err);
+  collect (self);
+  GST_SESSION_SRC_CTRL_UNLOCK (self);
+  return done (self, "reset", ok, err);
 }
 
 static gboolean
@@ -179,7 +181,9 @@ gst_world_src_ping (GstWorldSrc * self)
 
   GST_SESSION_SRC_CTRL_LOCK (self);
   ok = gst_session_world_controller_ping (self->ctrl, &err);
-  return finish (self, "ping", ok, err);
+  collect (self);
+  GST_SESSION_SRC_CTRL_UNLOCK (self);
+  return done (self, "ping", ok, err);
 }
 
 static gboolean
@@ -192,7 +196,9 @@ gst_world_src_send_keys (GstWorldSrc * self, const gchar * const *pressed,
   GST_SESSION_SRC_CTRL_LOCK (self);
   ok = gst_session_world_controller_send_keys (self->ctrl, pressed,
       activated, &err);
-  return finish (self, "send-keys", ok, err);
+  collect (self);
+  GST_SESSION_SRC_CTRL_UNLOCK (self);
+  return done (self, "send-keys", ok, err);
 }
 
 /* ---- GstSessionSrc vfuncs (controller lock held) ---- */
@@ -236,11 +242,7 @@ gst_world_src_apply_action (GstSessionSrc * src,
 
   switch (a->type) {
     case GST_SESSION_CONTROL_ACTION_PROMPT:
-      if (!gst_session_world_controller_set_prompt (ctrl, a->text, error))
-        return FALSE;
-      g_free (self->prompt);
-      self->prompt = g_strdup (a->text);
-      return TRUE;
+      return gst_session_world_controller_set_prompt (ctrl, a->text, error);
     case GST_SESSION_CONTROL_ACTION_COMMANDS:
       return gst_session_world_controller_set_commands (ctrl, a->commands,
           error);
@@ -251,16 +253,8 @@ gst_world_src_apply_action (GstSessionSrc * src,
     case GST_SESSION_CONTROL_ACTION_ACTIVATE:
       return gst_session_world_controller_activate (ctrl, a->commands, error);
     case GST_SESSION_CONTROL_ACTION_RESET:
-      if (!gst_session_world_controller_reset (ctrl, a->preset, a->image_url,
-              a->text, error))
-        return FALSE;
-      g_free (self->preset);
-      g_free (self->image_url);
-      g_free (self->prompt);
-      self->preset = g_strdup (a->preset);
-      self->image_url = g_strdup (a->image_url);
-      self->prompt = g_strdup (a->text);
-      return TRUE;
+      return gst_session_world_controller_reset (ctrl, a->preset,
+          a->image_url, a->text, error);
     case GST_SESSION_CONTROL_ACTION_PING:
       return gst_session_world_controller_ping (ctrl, error);
     default:
@@ -273,34 +267,43 @@ gst_world_src_apply_action (GstSessionSrc * src,
 
 /* ---- properties ---- */
 
+/* @prop_id (PROP_PROMPT, PROP_PRESET or PROP_IMAGE_URL) set to @value */
 static void
-set_setup_property (GstWorldSrc * self, const gchar * what, gchar ** field,
-    const GValue * value)
+set_setup_property (GstWorldSrc * self, guint prop_id, const GValue * value)
 {
   GstSessionSrc *src = GST_SESSION_SRC (self);
+  GstSessionWorldController *ctrl = self->ctrl;
   const gchar *v = g_value_get_string (value);
+  const gchar *what = prop_id == PROP_PROMPT ? "prompt" :
+      prop_id == PROP_PRESET ? "preset" : "image-url";
   GError *err = NULL;
   gboolean ok;
 
   GST_SESSION_SRC_CTRL_LOCK (self);
-  if (gst_session_src_is_playing (src) && field != &self->prompt) {
+  if (gst_session_src_is_playing (src) && prop_id != PROP_PROMPT) {
     g_set_error (&err, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_ARGUMENT,
         "%s is sent in configure, once per session: use the \"reset\" "
         "action signal to change the world while playing", what);
     ok = FALSE;
-  } else if (field == &self->prompt && gst_session_src_is_playing (src)) {
-    ok = gst_session_world_controller_set_prompt (self->ctrl, v, &err);
+  } else if (prop_id == PROP_PROMPT && gst_session_src_is_playing (src)) {
+    ok = gst_session_world_controller_set_prompt (ctrl, v, &err);
   } else {
-    ok = gst_session_world_controller_set_setup (self->ctrl,
-        field == &self->preset ? v : self->preset,
-        field == &self->image_url ? v : self->image_url,
-        field == &self->prompt ? v : self->prompt, &err);
+    gchar *preset = g_strdup (prop_id == PROP_PRESET ? v :
+        gst_session_world_controller_get_preset (ctrl));
+    gchar *image_url = g_strdup (prop_id == PROP_IMAGE_URL ? v :
+        gst_session_world_controller_get_image_url (ctrl));
+    gchar *prompt = g_strdup (prop_id == PROP_PROMPT ? v :
+        gst_session_world_controller_get_prompt (ctrl));
+
+    ok = gst_session_world_controller_set_setup (ctrl, preset, image_url,
+        prompt, &err);
+    g_free (preset);
+    g_free (image_url);
+    g_free (prompt);
   }
-  if (ok) {
-    g_free (*field);
-    *field = g_strdup (v);
-  }
-  finish (self, what, ok, err);
+  collect (self);
+  GST_SESSION_SRC_CTRL_UNLOCK (self);
+  done (self, what, ok, err);
 }
 
 static void
@@ -311,13 +314,9 @@ gst_world_src_set_property (GObject * object, guint prop_id,
 
   switch (prop_id) {
     case PROP_PROMPT:
-      set_setup_property (self, "prompt", &self->prompt, value);
-      break;
     case PROP_PRESET:
-      set_setup_property (self, "preset", &self->preset, value);
-      break;
     case PROP_IMAGE_URL:
-      set_setup_property (self, "image-url", &self->image_url, value);
+      set_setup_property (self, prop_id, value);
       break;
     case PROP_COMMANDS:{
       GError *err = NULL;
@@ -328,7 +327,9 @@ gst_world_src_set_property (GObject * object, guint prop_id,
       ok = gst_session_world_commands_parse (g_value_get_string (value),
           &set, &err) &&
           gst_session_world_controller_set_commands (self->ctrl, set, &err);
-      finish (self, "commands", ok, err);
+      collect (self);
+      GST_SESSION_SRC_CTRL_UNLOCK (self);
+      done (self, "commands", ok, err);
       break;
     }
     default:
@@ -346,13 +347,16 @@ gst_world_src_get_property (GObject * object, guint prop_id, GValue * value,
   GST_SESSION_SRC_CTRL_LOCK (self);
   switch (prop_id) {
     case PROP_PROMPT:
-      g_value_set_string (value, self->prompt);
+      g_value_set_string (value,
+          gst_session_world_controller_get_prompt (self->ctrl));
       break;
     case PROP_PRESET:
-      g_value_set_string (value, self->preset);
+      g_value_set_string (value,
+          gst_session_world_controller_get_preset (self->ctrl));
       break;
     case PROP_IMAGE_URL:
-      g_value_set_string (value, self->image_url);
+      g_value_set_string (value,
+          gst_session_world_controller_get_image_url (self->ctrl));
       break;
     case PROP_COMMANDS:
       g_value_take_string (value, gst_session_world_commands_to_string
@@ -383,9 +387,6 @@ gst_world_src_finalize (GObject * object)
   GstWorldSrc *self = GST_WORLD_SRC (object);
 
   gst_session_world_controller_free (self->ctrl);
-  g_free (self->prompt);
-  g_free (self->preset);
-  g_free (self->image_url);
   G_OBJECT_CLASS (gst_world_src_parent_class)->finalize (object);
 }
 

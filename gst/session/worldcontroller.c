@@ -689,6 +689,46 @@ gst_session_world_controller_take_events (GstSessionWorldController * ctrl)
 }
 
 /**
+ * gst_session_world_controller_get_preset:
+ * @ctrl: a controller
+ *
+ * Returns: (nullable): the setup's preset: set by
+ * gst_session_world_controller_set_setup() or the latest
+ * gst_session_world_controller_reset().
+ */
+const gchar *
+gst_session_world_controller_get_preset (GstSessionWorldController * ctrl)
+{
+  return ctrl->preset;
+}
+
+/**
+ * gst_session_world_controller_get_image_url:
+ * @ctrl: a controller
+ *
+ * Returns: (nullable): the setup's starting image, as
+ * gst_session_world_controller_get_preset().
+ */
+const gchar *
+gst_session_world_controller_get_image_url (GstSessionWorldController * ctrl)
+{
+  return ctrl->image_url;
+}
+
+/**
+ * gst_session_world_controller_get_prompt:
+ * @ctrl: a controller
+ *
+ * Returns: (nullable): the latest prompt accepted (the setup's, a reset's
+ * or one set while playing).
+ */
+const gchar *
+gst_session_world_controller_get_prompt (GstSessionWorldController * ctrl)
+{
+  return ctrl->prompt;
+}
+
+/**
  * gst_session_world_controller_get_held:
  * @ctrl: a controller
  *

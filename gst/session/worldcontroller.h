@@ -91,6 +91,15 @@ GST_SESSION_API
 GQueue * gst_session_world_controller_take_events (GstSessionWorldController * ctrl);
 
 GST_SESSION_API
+const gchar * gst_session_world_controller_get_preset (GstSessionWorldController * ctrl);
+
+GST_SESSION_API
+const gchar * gst_session_world_controller_get_image_url (GstSessionWorldController * ctrl);
+
+GST_SESSION_API
+const gchar * gst_session_world_controller_get_prompt (GstSessionWorldController * ctrl);
+
+GST_SESSION_API
 guint gst_session_world_controller_get_held (GstSessionWorldController * ctrl);
 
 GST_SESSION_API

@@ -241,6 +241,8 @@ GST_START_TEST (test_invalid_controls_refused_nothing_sent)
           long_prompt, &err));
   g_clear_error (&err);
   assert_sent (ctrl, "");
+  /* a refused value changes nothing the element's properties read */
+  fail_unless (gst_session_world_controller_get_prompt (ctrl) == NULL);
   fail_unless_equals_int (gst_session_world_controller_get_held (ctrl),
       GST_SESSION_WORLD_COMMAND_FORWARD);
   g_free (long_prompt);
@@ -301,6 +303,12 @@ GST_START_TEST (test_renewed_session_reconfigures_with_latest)
   gst_session_world_controller_channel_open (ctrl);
   assert_sent (ctrl, "{\"type\":\"configure\",\"preset\":\"landscape\","
       "\"prompt\":\"snowy hills\"}");
+  /* what the element's properties read */
+  fail_unless_equals_string (gst_session_world_controller_get_preset (ctrl),
+      "landscape");
+  fail_unless (gst_session_world_controller_get_image_url (ctrl) == NULL);
+  fail_unless_equals_string (gst_session_world_controller_get_prompt (ctrl),
+      "snowy hills");
   receive (ctrl, "{\"type\":\"configured\"}");
   assert_sent (ctrl, "{\"type\":\"commands\",\"active\":[\"left\"]}");
   gst_session_world_controller_free (ctrl);

@@ -4,7 +4,8 @@
  *
  * The contract of spec 000 as data: one table entry per message, one rule per
  * field, and one validator (schema.c) that walks them. The tables live in
- * schema-world.c and schema-director.c.
+ * schema-world.c and schema-director.c, the conversions between JSON and
+ * GstStructure that follow them in schema-structure.c.
  */
 
 #ifndef __GST_SESSION_SCHEMA_PRIVATE_H__
@@ -102,6 +103,29 @@ gboolean schema_validate (const SchemaMessage * message, JsonObject * object,
 
 G_GNUC_INTERNAL
 gboolean schema_check_text (const gchar * text, gsize length, GError ** error);
+
+/* schema.c: what a walk through a message shares with the conversions */
+typedef struct
+{
+  const gchar *type;            /* the message type, first word of errors */
+  GString *path;                /* JSON pointer of the value at hand */
+  GError **error;
+} SchemaWalk;
+
+/* Sets the walk's error, "<type>: <pointer> <what>", and returns FALSE. */
+G_GNUC_INTERNAL
+gboolean schema_fail (SchemaWalk * w, const gchar * format, ...)
+    G_GNUC_PRINTF (2, 3);
+
+/* Appends @key to @path as a JSON pointer token (RFC 6901). */
+G_GNUC_INTERNAL
+void schema_path_push_key (GString * path, const gchar * key);
+
+G_GNUC_INTERNAL
+const SchemaProp *schema_find_prop (const SchemaObject * schema,
+    const gchar * name);
+
+/* schema-structure.c: JSON to GstStructure and back */
 
 /* @object as a structure named @name; @type is the first word of errors */
 G_GNUC_INTERNAL

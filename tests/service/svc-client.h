@@ -13,36 +13,12 @@
 #include <gst/session/http/http.h>
 #include <gst/session/platform/platform.h>
 
+/* the test programs include this header alone: the service's process and
+ * plain HTTP come with it */
+#include "svc-process.h"
+#include "svc-http.h"
+
 G_BEGIN_DECLS
-
-/* ---- the service as a child process ---- */
-
-typedef struct _SvcProcess SvcProcess;
-
-SvcProcess *svc_process_start (const gchar * first_arg, ...)
-    G_GNUC_NULL_TERMINATED;
-const gchar *svc_process_url (SvcProcess * process);
-gint svc_process_stop (SvcProcess * process, gchar ** log);
-/* a checked teardown of every suite: lets ending threads end before the
- * test process exits */
-void svc_settle_threads (void);
-
-/* ---- plain HTTP ---- */
-
-typedef struct
-{
-  guint status;
-  gchar *body;
-  gchar *content_type;
-  gchar *error_type;            /* X-Svc-Error-Type */
-  gchar *retryable;             /* X-Svc-Retryable */
-  JsonNode *json;
-} SvcHttpReply;
-
-SvcHttpReply *svc_http (const gchar * method, const gchar * url,
-    const gchar * body, const gchar * key);
-void svc_http_reply_free (SvcHttpReply * reply);
-JsonObject *svc_admin_session (const gchar * base_url, const gchar * id);
 
 /* ---- the WebRTC client ---- */
 

@@ -179,110 +179,23 @@ cli_tmp_cleanup (void)
   if (tmp_dir)
     remove_tree (tmp_dir);
   g_clear_pointer (&tmp_dir, g_free);
+  test_keys_cleanup ();
 }
 
 /* ---------------------------------------------------------------------- */
 
 static guint serial;
 
-static gboolean
-run_openssl (const gchar * const *args)
-{
-  GPtrArray *argv = g_ptr_array_new ();
-  gchar *err_text = NULL;
-  gint status = 0;
-  gboolean ok;
-
-  g_ptr_array_add (argv, (gpointer) "openssl");
-  for (; *args; args++)
-    g_ptr_array_add (argv, (gpointer) * args);
-  g_ptr_array_add (argv, NULL);
-  ok = g_spawn_sync (NULL, (gchar **) argv->pdata, NULL,
-      G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
-      &err_text, &status, NULL) && g_spawn_check_wait_status (status, NULL);
-  if (!ok)
-    GST_WARNING ("openssl %s failed: %s", (gchar *) argv->pdata[1],
-        err_text ? err_text : "");
-  g_free (err_text);
-  g_ptr_array_free (argv, TRUE);
-  return ok;
-}
-
-static gchar *
-b64url (const guint8 * data, gsize len)
-{
-  gchar *b = g_base64_encode (data, len), *p;
-
-  for (p = b; *p; p++) {
-    if (*p == '+')
-      *p = '-';
-    else if (*p == '/')
-      *p = '_';
-    else if (*p == '=')
-      *p = '\0';
-  }
-  return b;
-}
-
-CliKey *
-cli_key_new (void)
-{
-  gchar *program = g_find_program_in_path ("openssl");
-  gchar *name, *der, *data = NULL;
-  CliKey *key;
-  gsize len = 0;
-
-  if (program == NULL)
-    return NULL;
-  g_free (program);
-  key = g_new0 (CliKey, 1);
-  name = g_strdup_printf ("key%u.pem", serial++);
-  key->pem = cli_tmp_path (name);
-  g_free (name);
-  name = g_strdup_printf ("key%u.der", serial++);
-  der = cli_tmp_path (name);
-  g_free (name);
-  {
-    const gchar *genpkey[] = { "genpkey", "-algorithm", "ed25519", "-out",
-      key->pem, NULL
-    };
-    const gchar *pkey[] = { "pkey", "-in", key->pem, "-pubout", "-outform",
-      "DER", "-out", der, NULL
-    };
-
-    if (!run_openssl (genpkey) || !run_openssl (pkey) ||
-        !g_file_get_contents (der, &data, &len, NULL) || len < 32) {
-      g_clear_pointer (&key, cli_key_free);
-    } else {
-      /* the DER SubjectPublicKeyInfo ends with the raw key */
-      key->x = b64url ((const guint8 *) data + len - 32, 32);
-    }
-  }
-  g_free (data);
-  g_free (der);
-  return key;
-}
-
-void
-cli_key_free (CliKey * key)
-{
-  if (key == NULL)
-    return;
-  g_free (key->pem);
-  g_free (key->x);
-  g_free (key);
-}
-
 gchar *
-cli_jwks (const CliKey * first, ...)
+cli_jwks (const TestKey * first, ...)
 {
   GString *s = g_string_new ("{\"keys\": [");
-  const CliKey *key;
+  const TestKey *key;
   gboolean comma = FALSE;
   va_list ap;
 
   va_start (ap, first);
-  for (key = first; key; key = va_arg (ap, const CliKey *))
+  for (key = first; key; key = va_arg (ap, const TestKey *))
   {
     g_string_append_printf (s, "%s{\"kty\": \"OKP\", \"crv\": \"Ed25519\", "
         "\"x\": \"%s\"}", comma ? ", " : "", key->x);
@@ -291,45 +204,6 @@ cli_jwks (const CliKey * first, ...)
   va_end (ap);
   g_string_append (s, "]}");
   return g_string_free (s, FALSE);
-}
-
-gchar *
-cli_sign (const CliKey * key, const gchar * request_id,
-    const gchar * user_id, const gchar * timestamp, const gchar * body,
-    gsize body_length)
-{
-  gchar *hash = g_compute_checksum_for_data (G_CHECKSUM_SHA256,
-      (const guchar *) body, body_length);
-  gchar *message = g_strdup_printf ("%s\n%s\n%s\n%s", request_id, user_id,
-      timestamp, hash);
-  gchar *name = g_strdup_printf ("msg%u", serial++);
-  gchar *msg = cli_tmp_path (name), *sig, *data = NULL, *hex;
-  gsize len = 0, i;
-
-  g_free (name);
-  name = g_strdup_printf ("sig%u", serial++);
-  sig = cli_tmp_path (name);
-  g_free (name);
-  fail_unless (g_file_set_contents (msg, message, -1, NULL));
-  {
-    const gchar *pkeyutl[] = { "pkeyutl", "-sign", "-inkey", key->pem,
-      "-rawin", "-in", msg, "-out", sig, NULL
-    };
-    fail_unless (run_openssl (pkeyutl), "openssl pkeyutl -sign failed");
-  }
-  fail_unless (g_file_get_contents (sig, &data, &len, NULL));
-  fail_unless_equals_int (len, 64);
-  hex = g_malloc (129);
-  for (i = 0; i < 64; i++)
-    g_snprintf (hex + 2 * i, 3, "%02x", (guint8) data[i]);
-  g_unlink (msg);
-  g_unlink (sig);
-  g_free (data);
-  g_free (msg);
-  g_free (sig);
-  g_free (message);
-  g_free (hash);
-  return hex;
 }
 
 gchar *
@@ -342,11 +216,12 @@ cli_delivery_body (const gchar * request_id)
 }
 
 gchar *
-cli_delivery_headers (const CliKey * key, const gchar * request_id,
+cli_delivery_headers (const TestKey * key, const gchar * request_id,
     const gchar * user_id, gint64 timestamp, const gchar * body)
 {
   gchar *ts = g_strdup_printf ("%" G_GINT64_FORMAT, timestamp);
-  gchar *sig = cli_sign (key, request_id, user_id, ts, body, strlen (body));
+  gchar *sig = test_key_sign_delivery (key, request_id, user_id, ts, body,
+      strlen (body));
   gchar *text = g_strdup_printf ("POST /hook HTTP/1.1\r\n"
       "Content-Type: application/json\r\n"
       "X-Svc-Webhook-Request-Id: %s\r\n"

@@ -4,7 +4,7 @@
  *
  * Helpers of the gst-session command-line tests: running the tool with
  * bounded waits, temporary files, and deliveries signed by the OpenSSL
- * command-line tool.
+ * command-line tool (its keys: tests/common/testkeys.h).
  */
 
 #ifndef __CLI_HARNESS_H__
@@ -13,6 +13,8 @@
 #include <gst/check/gstcheck.h>
 #include <gio/gio.h>
 #include <libsoup/soup.h>
+
+#include "testkeys.h"
 
 G_BEGIN_DECLS
 
@@ -45,35 +47,19 @@ gboolean cli_wait_for (CliCondFunc func, gpointer user_data,
     guint timeout_ms);
 
 /* A temporary directory per test binary, removed with everything in it
- * by cli_tmp_cleanup(). */
+ * by cli_tmp_cleanup() (which removes the keys' directory too). */
 gchar *cli_tmp_path (const gchar * name);
 void cli_tmp_cleanup (void);
 
-/* An Ed25519 key made by `openssl genpkey`, or NULL (the test skips) when
- * openssl cannot make one. */
-typedef struct
-{
-  gchar *pem;
-  gchar *x;                     /* base64url public key */
-} CliKey;
-
-CliKey *cli_key_new (void);
-void cli_key_free (CliKey * key);
 /* {"keys": [{"kty":"OKP","crv":"Ed25519","x":...}, ...]} of the given keys
  * (NULL terminated). */
-gchar *cli_jwks (const CliKey * first, ...) G_GNUC_NULL_TERMINATED;
-
-/* The hex signature (openssl pkeyutl -sign -rawin) of the spec's message
- * over @body. */
-gchar *cli_sign (const CliKey * key, const gchar * request_id,
-    const gchar * user_id, const gchar * timestamp, const gchar * body,
-    gsize body_length);
+gchar *cli_jwks (const TestKey * first, ...) G_GNUC_NULL_TERMINATED;
 
 /* A delivery body of spec 001 with status OK and a small payload. */
 gchar *cli_delivery_body (const gchar * request_id);
 
 /* The headers text ("Name: value" lines) of a signed delivery. */
-gchar *cli_delivery_headers (const CliKey * key, const gchar * request_id,
+gchar *cli_delivery_headers (const TestKey * key, const gchar * request_id,
     const gchar * user_id, gint64 timestamp, const gchar * body);
 
 /* A long-running child: the reference service or gst-session webhook
@@ -114,14 +100,6 @@ guint cli_http (const gchar * method, const gchar * url,
 gboolean cli_wait_lines (const gchar * path, guint n, guint timeout_ms);
 /* The lines of a file (NULL when it cannot be read). */
 gchar **cli_read_lines (const gchar * path);
-
-#define CLI_REQUIRE_KEY(k) G_STMT_START {                                 \
-  if ((k) == NULL) {                                                      \
-    g_print ("SKIP %s: openssl with Ed25519 is not available\n",          \
-        __func__);                                                        \
-    return;                                                               \
-  }                                                                       \
-} G_STMT_END
 
 G_END_DECLS
 

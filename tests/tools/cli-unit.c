@@ -252,7 +252,7 @@ GST_END_TEST;
 
 typedef struct
 {
-  CliKey *key;
+  TestKey *key;
   gchar *jwks;
   gchar *headers;
   gchar *body;
@@ -266,7 +266,7 @@ captured_init (Captured * c, const gchar * request_id)
   gchar *headers;
   gchar *jwks;
 
-  c->key = cli_key_new ();
+  c->key = test_key_new ();
   if (c->key == NULL)
     return;
   c->ts = g_get_real_time () / G_USEC_PER_SEC;
@@ -286,7 +286,7 @@ captured_init (Captured * c, const gchar * request_id)
 static void
 captured_clear (Captured * c)
 {
-  cli_key_free (c->key);
+  test_key_free (c->key);
   g_free (c->jwks);
   g_free (c->headers);
   g_free (c->body);
@@ -304,10 +304,10 @@ GST_START_TEST (test_verify_captured)
   Captured c = { NULL };
   CliRun *run;
   gchar *now, *text;
-  CliKey *other;
+  TestKey *other;
 
   captured_init (&c, "req-verify-1");
-  CLI_REQUIRE_KEY (c.key);
+  REQUIRE_KEY (c.key);
 
   run = verify (&c, NULL, NULL);
   fail_unless (g_str_has_prefix (run->out, "VALID (request_id "
@@ -338,7 +338,7 @@ GST_START_TEST (test_verify_captured)
   g_free (now);
 
   /* another key set */
-  other = cli_key_new ();
+  other = test_key_new ();
   text = cli_jwks (other, NULL);
   fail_unless (g_file_set_contents (c.jwks, text, -1, NULL));
   g_free (text);
@@ -352,7 +352,7 @@ GST_START_TEST (test_verify_captured)
   run = verify (&c, NULL, NULL);
   fail_unless (strstr (run->out, "key 1)") != NULL, "%s", run->out);
   expect_status (run, 0, NULL);
-  cli_key_free (other);
+  test_key_free (other);
 
   /* one byte of the body changed */
   fail_unless (g_file_get_contents (c.body, &text, NULL, NULL));
@@ -375,10 +375,11 @@ GST_START_TEST (test_verify_header_forms)
   CliRun *run;
 
   captured_init (&c, "req-verify-2");
-  CLI_REQUIRE_KEY (c.key);
+  REQUIRE_KEY (c.key);
   fail_unless (g_file_get_contents (c.body, &body, NULL, NULL));
   ts = g_strdup_printf ("%" G_GINT64_FORMAT, c.ts);
-  sig = cli_sign (c.key, "req-verify-2", "user-1", ts, body, strlen (body));
+  sig = test_key_sign_delivery (c.key, "req-verify-2", "user-1", ts, body,
+      strlen (body));
 
   /* a JSON object (the "headers" of a JSONL record), names in any case */
   text = g_strdup_printf ("{\"x-svc-webhook-request-id\": \"req-verify-2\", "
@@ -400,7 +401,8 @@ GST_START_TEST (test_verify_header_forms)
 
   /* a request id other than the body's: signed, but not a delivery */
   g_free (sig);
-  sig = cli_sign (c.key, "req-other", "user-1", ts, body, strlen (body));
+  sig = test_key_sign_delivery (c.key, "req-other", "user-1", ts, body,
+      strlen (body));
   text = g_strdup_printf ("X-Svc-Webhook-Request-Id: req-other\n"
       "X-Svc-Webhook-User-Id: user-1\nX-Svc-Webhook-Timestamp: %s\n"
       "X-Svc-Webhook-Signature: %s\n", ts, sig);

@@ -3,10 +3,10 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* What the webhook test programs share: keys and signatures from an
- * independent implementation (the OpenSSL command line, run at test time),
- * deliveries made with them, and the verifier's surroundings (a key host
- * on 127.0.0.1, a clock the test moves, a context to iterate). */
+/* What the webhook test programs share: deliveries signed with keys from
+ * an independent implementation (the OpenSSL command line, run at test
+ * time: tests/common/testkeys.h), and the verifier's surroundings (a key
+ * host on 127.0.0.1, a clock the test moves, a context to iterate). */
 
 #ifndef __WEBHOOK_TEST_H__
 #define __WEBHOOK_TEST_H__
@@ -19,47 +19,18 @@
 #include <gst/session/platform/platform.h>
 #include <nettle/eddsa.h>
 
+#include "testkeys.h"
+
 /* ------------------------------------------------------------------------ */
 /* helpers                                                                  */
-
-gchar *b64url (const guint8 * data, gsize len, gboolean pad);
 
 GstSessionWebhookKeySet *keys_from (const gchar * json);
 
 /* ------------------------------------------------------------------------ */
-/* OpenSSL: keys and signatures from an independent implementation           */
-
-typedef struct
-{
-  gchar *pem;                   /* private key file */
-  guint8 pub[32];
-  gchar *x;                     /* base64url, unpadded */
-} TestKey;
-
-extern gchar *tmp_dir;
-extern guint tmp_serial;
-
-gboolean run_openssl (const gchar * const *args);
-
-gchar *tmp_path (const gchar * ext);
-
-void tmp_cleanup (void);
-
-TestKey *test_key_new (void);
-
-void test_key_free (TestKey * key);
-
-#define REQUIRE_KEY(k) G_STMT_START {                                      \
-  if ((k) == NULL) {                                                       \
-    g_print ("SKIP %s: openssl with Ed25519 is not available\n", __func__);  \
-    return;                                                                \
-  }                                                                        \
-} G_STMT_END
-
-gchar *openssl_sign (const TestKey * key, const gchar * message);
+/* deliveries signed by openssl                                             */
 
 /* One delivery as the service would send it: the spec's signed message,
- * built here with GLib's SHA-256 and signed by openssl. */
+ * built with GLib's SHA-256 and signed by openssl (testkeys.h). */
 typedef struct
 {
   gchar *request_id;

@@ -505,7 +505,7 @@ webhook_verify_suite (void)
   tcase_add_test (tc, test_verify_tampering);
   tcase_add_test (tc, test_verify_skew);
   tcase_add_test (tc, test_verify_headers);
-  tcase_add_checked_fixture (tc, NULL, tmp_cleanup);
+  tcase_add_checked_fixture (tc, NULL, test_keys_cleanup);
 
   tc = tcase_create ("rates");
   suite_add_tcase (s, tc);

@@ -472,7 +472,7 @@ webhook_suite (void)
   tcase_add_test (tc, test_delivery_payload_error);
   tcase_add_test (tc, test_delivery_refused);
   tcase_add_test (tc, test_ip_ranges);
-  tcase_add_checked_fixture (tc, NULL, tmp_cleanup);
+  tcase_add_checked_fixture (tc, NULL, test_keys_cleanup);
   return s;
 }
 

@@ -22,8 +22,8 @@
  * gst_session_http_error_retry_decision() says whether to send the identical
  * request again and after how long, from the `X-Svc-Retryable` header, the
  * `x-ratelimit-reset` header, the error type (the two tables of spec 001,
- * kept as data below) and finally the status, with exponential backoff of a
- * #GstSessionRetryPolicy.
+ * kept as data in httperror-types.c) and finally the status, with
+ * exponential backoff of a #GstSessionRetryPolicy.
  *
  * gst_session_http_error_to_string() gives a sentence for people; it shows
  * `msg` and `detail` but never parses them, and never shows a header other

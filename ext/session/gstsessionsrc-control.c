@@ -77,18 +77,17 @@ src_drain_then_end (GstSessionSrc * self)
 }
 
 static void
-handle_ended (GstSessionSrc * self, const GstStructure * details)
+handle_ended (GstSessionSrc * self, gboolean final)
 {
   GstSessionSrcPrivate *priv = PRIV (self);
-  const gchar *reason = gst_structure_get_string (details, "reason");
   gboolean renew;
 
   GST_OBJECT_LOCK (self);
   renew = priv->renew;
   GST_OBJECT_UNLOCK (self);
 
-  /* director: "stopped" is final; world and "session_limit" may renew */
-  if (!priv->stopping && renew && g_strcmp0 (reason, "stopped") != 0) {
+  /* the controller says whether the app's end is for good */
+  if (!priv->stopping && renew && !final) {
     GST_INFO_OBJECT (self, "stream exhausted: renewing the session");
     src_teardown_session (self);
     src_start_session (self);
@@ -99,58 +98,48 @@ handle_ended (GstSessionSrc * self, const GstStructure * details)
   }
 }
 
-/* What the base class itself learns from service messages. */
+/* What the controller tells the element of its app's messages: the
+ * output may flow (and at which size), the size the service announced, a
+ * pause of the media it announced. */
 static void
-observe_message (GstSessionSrc * self, GstSessionMessage * message,
-    const GstStructure * details)
+observe (GstSessionSrc * self, GstSessionControlEvent * ev)
 {
   GstSessionSrcPrivate *priv = PRIV (self);
-  const gchar *type = gst_session_message_get_type_name (message);
-  gdouble late;
+  GstSessionOutput *video = priv->outputs[GST_SESSION_OUTPUT_VIDEO];
+  gint w = 0, h = 0;
+  gdouble seconds = 0;
 
-  if (g_strcmp0 (type, "deadline_missed") == 0 &&
-      gst_structure_get_double (details, "late_by_seconds", &late)) {
-    /* the service announced a late chunk: silence is expected meanwhile
-     * (the output repeats the last frame and fills silence) */
-    /* a service-sent number: clamped before it becomes a time (1e300 or
-     * NaN would overflow the conversion) */
-    if (!(late > 0))
-      late = 0;
-    late = MIN (late, MAX_ANNOUNCED_LATE_S);
-    priv->media_grace_until = g_get_monotonic_time () +
-        (gint64) (late * G_USEC_PER_SEC);
-  } else if (g_strcmp0 (type, "configured") == 0 ||
-      g_strcmp0 (gst_structure_get_string (details, "failed"),
-          "configure") == 0) {
-    gint w = 0, h = 0;
-
-    /* the size the configured settings give (director): frames of the
-     * size before still in flight are kept out too */
-    if (!gst_session_director_video_size (gst_structure_get_string (details,
-                "resolution"), gst_structure_get_string (details,
-                "aspect_ratio"), &w, &h) ||
-        !gst_structure_has_field (details, "resolution"))
-      w = h = 0;
-    g_atomic_int_set (&priv->expected_width, w);
-    g_atomic_int_set (&priv->expected_height, h);
-    if (w > 0 && priv->outputs[GST_SESSION_OUTPUT_VIDEO])
-      gst_session_output_set_video_size (priv->outputs
-          [GST_SESSION_OUTPUT_VIDEO], w, h);
-    g_atomic_int_set (&priv->gate_open, TRUE);
-  } else if (g_strcmp0 (type, "session_info") == 0 &&
-      priv->outputs[GST_SESSION_OUTPUT_VIDEO]) {
-    const GValue *v = gst_structure_get_value (details, "resolution");
-    const GstStructure *res = v && GST_VALUE_HOLDS_STRUCTURE (v) ?
-        gst_value_get_structure (v) : NULL;
-    gint64 w = 0, h = 0;
-
-    /* the world announces its size: raw output keeps it, whatever size
-     * the sender adapts to (a service-sent number: bounded there) */
-    if (res && gst_structure_get_int64 (res, "width", &w) &&
-        gst_structure_get_int64 (res, "height", &h) && w > 0 && h > 0 &&
-        w <= 8192 && h <= 8192)
-      gst_session_output_set_video_size (priv->outputs
-          [GST_SESSION_OUTPUT_VIDEO], (gint) w, (gint) h);
+  switch (ev->type) {
+    case GST_SESSION_CONTROL_EVENT_OUTPUT_OPEN:
+      /* frames of another size (the one before, still in flight) are
+       * kept out */
+      gst_structure_get_int (ev->details, "width", &w);
+      gst_structure_get_int (ev->details, "height", &h);
+      if (w <= 0 || h <= 0)
+        w = h = 0;
+      g_atomic_int_set (&priv->expected_width, w);
+      g_atomic_int_set (&priv->expected_height, h);
+      if (w > 0 && video)
+        gst_session_output_set_video_size (video, w, h);
+      g_atomic_int_set (&priv->gate_open, TRUE);
+      break;
+    case GST_SESSION_CONTROL_EVENT_VIDEO_SIZE:
+      /* raw output keeps it, whatever size the sender adapts to */
+      if (gst_structure_get_int (ev->details, "width", &w) &&
+          gst_structure_get_int (ev->details, "height", &h) && video)
+        gst_session_output_set_video_size (video, w, h);
+      break;
+    case GST_SESSION_CONTROL_EVENT_MEDIA_PAUSE:
+      /* silence is expected meanwhile (the output repeats the last frame
+       * and fills silence); a service-sent number, clamped before it
+       * becomes a time */
+      gst_structure_get_double (ev->details, "seconds", &seconds);
+      seconds = CLAMP (seconds, 0, MAX_ANNOUNCED_LATE_S);
+      priv->media_grace_until = g_get_monotonic_time () +
+          (gint64) (seconds * G_USEC_PER_SEC);
+      break;
+    default:
+      break;
   }
 }
 
@@ -171,15 +160,19 @@ act_on_event (GstSessionSrc * self, GstSessionControlEvent * ev)
         g_clear_error (&err);
       }
       break;
+    case GST_SESSION_CONTROL_EVENT_OUTPUT_OPEN:
+    case GST_SESSION_CONTROL_EVENT_VIDEO_SIZE:
+    case GST_SESSION_CONTROL_EVENT_MEDIA_PAUSE:
+      observe (self, ev);
+      break;
     case GST_SESSION_CONTROL_EVENT_MESSAGE:
     case GST_SESSION_CONTROL_EVENT_ENDED:
-      observe_message (self, ev->message, ev->details);
       src_emit_control_message (self, ev->message);
       gst_element_post_message (GST_ELEMENT (self),
           gst_message_new_element (GST_OBJECT (self),
               gst_structure_copy (ev->details)));
       if (ev->type == GST_SESSION_CONTROL_EVENT_ENDED)
-        handle_ended (self, ev->details);
+        handle_ended (self, ev->final);
       break;
     case GST_SESSION_CONTROL_EVENT_WARNING:
       GST_ELEMENT_WARNING (self, STREAM, FAILED, ("%s", ev->error->message),

@@ -28,6 +28,16 @@ G_GNUC_INTERNAL
 GstStructure *control_event_details (const GstSessionMessage * message);
 
 G_GNUC_INTERNAL
+void control_events_output_open (GQueue * events, gint width, gint height);
+
+G_GNUC_INTERNAL
+void control_events_video_size_from_info (GQueue * events,
+    const GstStructure * session_info);
+
+G_GNUC_INTERNAL
+void control_events_media_pause (GQueue * events, gdouble seconds);
+
+G_GNUC_INTERNAL
 gdouble control_now_ms (void);
 
 /* One-shot messages (a ping, a stop) asked for before a session is ready

@@ -7,6 +7,8 @@
 #include "config.h"
 #endif
 
+#include <math.h>
+
 #include "controlevent.h"
 #include "controlevent-private.h"
 #include "session-private.h"
@@ -82,6 +84,47 @@ control_event_details (const GstSessionMessage * message)
   gst_structure_set_name (details, name);
   g_free (name);
   return details;
+}
+
+/* The session's media may reach the output, at @width x @height when the
+ * settings give a size (else 0 x 0) */
+void
+control_events_output_open (GQueue * events, gint width, gint height)
+{
+  control_events_push (events, GST_SESSION_CONTROL_EVENT_OUTPUT_OPEN, NULL,
+      NULL, gst_structure_new ("session/output-open", "width", G_TYPE_INT,
+          width, "height", G_TYPE_INT, height, NULL), NULL);
+}
+
+/* The video size a `session_info` announces (its `resolution` object),
+ * when it has one that can be a size (a service-sent number: bounded) */
+void
+control_events_video_size_from_info (GQueue * events,
+    const GstStructure * session_info)
+{
+  const GValue *v = gst_structure_get_value (session_info, "resolution");
+  const GstStructure *res = v && GST_VALUE_HOLDS_STRUCTURE (v) ?
+      gst_value_get_structure (v) : NULL;
+  gint64 w = 0, h = 0;
+
+  if (res && gst_structure_get_int64 (res, "width", &w) &&
+      gst_structure_get_int64 (res, "height", &h) && w > 0 && h > 0 &&
+      w <= 8192 && h <= 8192)
+    control_events_push (events, GST_SESSION_CONTROL_EVENT_VIDEO_SIZE, NULL,
+        NULL, gst_structure_new ("session/video-size", "width", G_TYPE_INT,
+            (gint) w, "height", G_TYPE_INT, (gint) h, NULL), NULL);
+}
+
+/* No media for @seconds (a service-sent number: not finite or below 0 is
+ * 0; the element bounds how long it believes it) */
+void
+control_events_media_pause (GQueue * events, gdouble seconds)
+{
+  if (!(seconds > 0) || !isfinite (seconds))
+    seconds = 0;
+  control_events_push (events, GST_SESSION_CONTROL_EVENT_MEDIA_PAUSE, NULL,
+      NULL, gst_structure_new ("session/media-pause", "seconds",
+          G_TYPE_DOUBLE, seconds, NULL), NULL);
 }
 
 /* The clock of ping timestamps: monotonic, in milliseconds. */

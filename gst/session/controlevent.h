@@ -19,6 +19,21 @@ G_BEGIN_DECLS
  *   malformed service message, a refused control); the session goes on.
  * @GST_SESSION_CONTROL_EVENT_ENDED: the service ended the stream
  *   (`stream_exhausted`); @message is that message.
+ * @GST_SESSION_CONTROL_EVENT_OUTPUT_OPEN: the session is set up (its
+ *   configure acknowledged or refused): its media may reach the output.
+ *   @details (`session/output-open`) has the `width` and `height` (int)
+ *   of the video the settings give, 0 when they give none. Comes before
+ *   the MESSAGE event of the message that opened it.
+ * @GST_SESSION_CONTROL_EVENT_VIDEO_SIZE: the service announced the size
+ *   of its video: @details (`session/video-size`) has `width` and `height`
+ *   (int, 1 to 8192). Comes before the message's MESSAGE event.
+ * @GST_SESSION_CONTROL_EVENT_MEDIA_PAUSE: the service announced that no
+ *   media will come for a while (a late chunk): @details
+ *   (`session/media-pause`) has `seconds` (double, 0 or more, finite).
+ *   Comes before the message's MESSAGE event.
+ *
+ * The last three carry what an element needs from the app's messages
+ * without knowing their names.
  *
  * What a session controller asks its element to do. Controllers queue these
  * while their caller holds its lock; the caller takes them and acts on them
@@ -29,6 +44,9 @@ typedef enum {
   GST_SESSION_CONTROL_EVENT_MESSAGE,
   GST_SESSION_CONTROL_EVENT_WARNING,
   GST_SESSION_CONTROL_EVENT_ENDED,
+  GST_SESSION_CONTROL_EVENT_OUTPUT_OPEN,
+  GST_SESSION_CONTROL_EVENT_VIDEO_SIZE,
+  GST_SESSION_CONTROL_EVENT_MEDIA_PAUSE,
 } GstSessionControlEventType;
 
 /**
@@ -37,8 +55,11 @@ typedef enum {
  * @json: the text to send (SEND)
  * @message: the service message (MESSAGE, ENDED)
  * @details: the element message to post (MESSAGE, ENDED): named
- *   `<app>/<type>` with the message's fields and any measured extras
+ *   `<app>/<type>` with the message's fields and any measured extras;
+ *   what OUTPUT_OPEN, VIDEO_SIZE and MEDIA_PAUSE say (not posted)
  * @error: the warning (WARNING)
+ * @final: (ENDED) the stream ended for good: no new session may follow
+ *   (the director's `stopped`), whatever the element's `renew`
  */
 typedef struct {
   GstSessionControlEventType type;
@@ -46,6 +67,7 @@ typedef struct {
   GstSessionMessage *message;
   GstStructure *details;
   GError *error;
+  gboolean final;
 } GstSessionControlEvent;
 
 GST_SESSION_API

@@ -411,6 +411,7 @@ gst_session_director_controller_receive (GstSessionDirectorController * ctrl,
   const GstStructure *s;
   GstStructure *details;
   const gchar *type;
+  gboolean final;
   gint64 v;
 
   msg = gst_session_message_parse (GST_SESSION_APP_DIRECTOR,
@@ -427,11 +428,18 @@ gst_session_director_controller_receive (GstSessionDirectorController * ctrl,
     GST_INFO ("director: message of unknown type \"%s\"", type);
   } else if (strcmp (type, "configured") == 0) {
     Waiting *w;
-
     gchar *json;
+    gint width = 0, height = 0;
 
     ctrl->configured = TRUE;
     replace_structure (&ctrl->effective, s);
+    /* frames of the size before, still in flight, are kept out too */
+    if (!gst_structure_has_field (s, "resolution") ||
+        !gst_session_director_video_size (gst_structure_get_string (s,
+                "resolution"), gst_structure_get_string (s, "aspect_ratio"),
+            &width, &height))
+      width = height = 0;
+    control_events_output_open (ctrl->events, width, height);
     while ((w = g_queue_pop_head (&ctrl->waiting))) {
       ctrl->last_sent = MAX (ctrl->last_sent, w->version);
       send_json (ctrl, g_steal_pointer (&w->json));
@@ -453,6 +461,8 @@ gst_session_director_controller_receive (GstSessionDirectorController * ctrl,
       ctrl->configure_failed = TRUE;
       g_queue_clear_full (&ctrl->waiting, (GDestroyNotify) waiting_free);
       gst_structure_set (details, "failed", G_TYPE_STRING, "configure", NULL);
+      /* the service's default runs: its media may flow */
+      control_events_output_open (ctrl->events, 0, 0);
     }
   } else if (strcmp (type, "prompt_applied") == 0) {
     if (gst_structure_get_int64 (s, "prompt_version", &v))
@@ -469,11 +479,23 @@ gst_session_director_controller_receive (GstSessionDirectorController * ctrl,
     }
   } else if (strcmp (type, "session_info") == 0) {
     replace_structure (&ctrl->session_info, s);
+    control_events_video_size_from_info (ctrl->events, s);
+  } else if (strcmp (type, "deadline_missed") == 0) {
+    gdouble late;
+
+    /* the chunk is late: no media meanwhile, and none is missing */
+    if (gst_structure_get_double (s, "late_by_seconds", &late))
+      control_events_media_pause (ctrl->events, late);
   }
 
+  final = strcmp (type, "stream_exhausted") == 0 &&
+      g_strcmp0 (gst_structure_get_string (s, "reason"), "stopped") == 0;
   control_events_push (ctrl->events, strcmp (type, "stream_exhausted") == 0 ?
       GST_SESSION_CONTROL_EVENT_ENDED : GST_SESSION_CONTROL_EVENT_MESSAGE,
       NULL, msg, details, NULL);
+  /* stopped (our stop) ends for good; a session limit may renew */
+  if (final)
+    ((GstSessionControlEvent *) g_queue_peek_tail (ctrl->events))->final = TRUE;
 }
 
 /**

@@ -633,6 +633,7 @@ gst_session_world_controller_receive (GstSessionWorldController * ctrl,
     GST_INFO ("world: message of unknown type \"%s\"", type);
   } else if (strcmp (type, "configured") == 0) {
     ctrl->configured = TRUE;
+    control_events_output_open (ctrl->events, 0, 0);
   } else if (strcmp (type, "prompt_applied") == 0 ||
       strcmp (type, "reset_applied") == 0) {
     ctrl->in_flight = REQUEST_NONE;
@@ -642,6 +643,8 @@ gst_session_world_controller_receive (GstSessionWorldController * ctrl,
     if (ctrl->configure_sent && !ctrl->configured) {
       ctrl->configured = TRUE;
       gst_structure_set (details, "failed", G_TYPE_STRING, "configure", NULL);
+      /* the default world runs: its media may flow */
+      control_events_output_open (ctrl->events, 0, 0);
     } else if (ctrl->in_flight != REQUEST_NONE) {
       gst_structure_set (details, "failed", G_TYPE_STRING,
           ctrl->in_flight == REQUEST_PROMPT ? "prompt" : "reset", NULL);
@@ -662,6 +665,7 @@ gst_session_world_controller_receive (GstSessionWorldController * ctrl,
     }
   } else if (strcmp (type, "session_info") == 0) {
     replace_structure (&ctrl->session_info, s);
+    control_events_video_size_from_info (ctrl->events, s);
   } else if (strcmp (type, "stats") == 0) {
     replace_structure (&ctrl->stats, s);
   }

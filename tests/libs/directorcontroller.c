@@ -10,6 +10,20 @@
 #include <string.h>
 #include <gst/session/session.h>
 
+/* What the element learns besides the messages (OUTPUT_OPEN, MEDIA_PAUSE,
+ * VIDEO_SIZE), the last of each */
+static GstStructure *told[3];
+
+static void
+told_clear (void)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (told); i++)
+    if (told[i])
+      gst_structure_free (g_steal_pointer (&told[i]));
+}
+
 static gchar *
 sent (GstSessionDirectorController * ctrl, guint * n_messages)
 {
@@ -19,11 +33,18 @@ sent (GstSessionDirectorController * ctrl, guint * n_messages)
 
   if (n_messages)
     *n_messages = 0;
+  told_clear ();
   while ((ev = g_queue_pop_head (q))) {
     if (ev->type == GST_SESSION_CONTROL_EVENT_SEND) {
       if (out->len)
         g_string_append_c (out, '\n');
       g_string_append (out, ev->json);
+    } else if (ev->type >= GST_SESSION_CONTROL_EVENT_OUTPUT_OPEN) {
+      guint i = ev->type - GST_SESSION_CONTROL_EVENT_OUTPUT_OPEN;
+
+      if (told[i])
+        gst_structure_free (told[i]);
+      told[i] = gst_structure_copy (ev->details);
     } else if (n_messages) {
       (*n_messages)++;
     }
@@ -32,6 +53,10 @@ sent (GstSessionDirectorController * ctrl, guint * n_messages)
   g_queue_free (q);
   return g_string_free (out, FALSE);
 }
+
+#define TOLD_OPEN (told[0])
+#define TOLD_SIZE (told[1])
+#define TOLD_PAUSE (told[2])
 
 #define assert_sent(ctrl, expected) G_STMT_START {       \
   gchar *_s = sent (ctrl, NULL);                          \
@@ -206,6 +231,90 @@ GST_START_TEST (test_service_messages)
 
 GST_END_TEST;
 
+/* Whether the ENDED event of a stream_exhausted with @reason is final */
+static gboolean
+ended_final (GstSessionDirectorController * ctrl, const gchar * reason)
+{
+  gchar *json = g_strdup_printf ("{\"type\":\"stream_exhausted\","
+      "\"chunks\":2,\"reason\":\"%s\"}", reason);
+  GQueue *q;
+  GstSessionControlEvent *ev;
+  gboolean final = FALSE;
+  guint ended = 0;
+
+  receive (ctrl, json);
+  g_free (json);
+  q = gst_session_director_controller_take_events (ctrl);
+  while ((ev = g_queue_pop_head (q))) {
+    if (ev->type == GST_SESSION_CONTROL_EVENT_ENDED) {
+      ended++;
+      final = ev->final;
+    }
+    gst_session_control_event_free (ev);
+  }
+  g_queue_free (q);
+  fail_unless_equals_int (ended, 1);
+  return final;
+}
+
+/* What the element needs of the director's messages, without knowing
+ * their names: the output opens at configured (at the size of the
+ * settings it names) or at a refused configure (no size), and a late
+ * chunk announces a pause of the media */
+GST_START_TEST (test_element_events)
+{
+  GstSessionDirectorController *ctrl = gst_session_director_controller_new ();
+  gint w = 0, h = 0;
+  gdouble seconds = -1;
+  gchar *out;
+
+  fail_unless (gst_session_director_controller_set_prompt (ctrl, "x", 0, NULL));
+  gst_session_director_controller_channel_open (ctrl);
+  g_free (sent (ctrl, NULL));
+  fail_unless (TOLD_OPEN == NULL);
+  receive (ctrl, "{\"type\":\"configured\",\"prompt_version\":1,"
+      "\"enable_safety_checker\":false,\"resolution\":\"480p\","
+      "\"aspect_ratio\":\"1:1\"}");
+  out = sent (ctrl, NULL);
+  fail_unless (TOLD_OPEN != NULL);
+  fail_unless (gst_structure_get_int (TOLD_OPEN, "width", &w));
+  fail_unless (gst_structure_get_int (TOLD_OPEN, "height", &h));
+  fail_unless_equals_int (w, 480);
+  fail_unless_equals_int (h, 480);
+  g_free (out);
+  receive (ctrl, "{\"type\":\"deadline_missed\",\"chunk_index\":3,"
+      "\"late_by_seconds\":2.5,\"behavior\":"
+      "\"freeze_video_and_silence_audio_until_ready\"}");
+  g_free (sent (ctrl, NULL));
+  fail_unless (TOLD_PAUSE != NULL);
+  fail_unless (gst_structure_get_double (TOLD_PAUSE, "seconds", &seconds));
+  fail_unless (seconds == 2.5);
+  /* a director's session_info names no size */
+  receive (ctrl, "{\"type\":\"session_info\"}");
+  g_free (sent (ctrl, NULL));
+  fail_unless (TOLD_SIZE == NULL);
+  /* the end: for good when stopped, not at a session limit */
+  fail_if (ended_final (ctrl, "session_limit"));
+  fail_unless (ended_final (ctrl, "stopped"));
+  gst_session_director_controller_free (ctrl);
+
+  /* a refused configure: the service's default runs, no size */
+  ctrl = gst_session_director_controller_new ();
+  fail_unless (gst_session_director_controller_set_prompt (ctrl, "y", 0, NULL));
+  gst_session_director_controller_channel_open (ctrl);
+  g_free (sent (ctrl, NULL));
+  receive (ctrl, "{\"type\":\"error\",\"code\":\"content_policy\","
+      "\"error\":\"blocked\",\"prompt_version\":1}");
+  g_free (sent (ctrl, NULL));
+  fail_unless (TOLD_OPEN != NULL);
+  fail_unless (gst_structure_get_int (TOLD_OPEN, "width", &w));
+  fail_unless_equals_int (w, 0);
+  told_clear ();
+  gst_session_director_controller_free (ctrl);
+}
+
+GST_END_TEST;
+
 /* settings set one after the other, as properties are (they share strings
  * with get_settings) */
 GST_START_TEST (test_settings_in_turn)
@@ -274,6 +383,7 @@ directorcontroller_suite (void)
   tcase_add_test (tc, test_service_messages);
   tcase_add_test (tc, test_settings_in_turn);
   tcase_add_test (tc, test_refused_configure);
+  tcase_add_test (tc, test_element_events);
   tcase_add_test (tc, test_early_ping_waits_for_the_session);
   return s;
 }

@@ -19,6 +19,8 @@ typedef struct
   guint ended;
   gchar *last_warning;
   GstStructure *last_details;
+  guint opened;                 /* OUTPUT_OPEN events */
+  gint width, height;           /* of the last VIDEO_SIZE */
 } Drained;
 
 static void
@@ -33,7 +35,7 @@ drained_clear (Drained * d)
 static Drained
 drain (GstSessionWorldController * ctrl)
 {
-  Drained d = { g_string_new (NULL), 0, 0, 0, NULL, NULL };
+  Drained d = { g_string_new (NULL), 0, 0, 0, NULL, NULL, 0, 0, 0 };
   GQueue *q = gst_session_world_controller_take_events (ctrl);
   GstSessionControlEvent *ev;
 
@@ -58,6 +60,16 @@ drain (GstSessionWorldController * ctrl)
         d.warnings++;
         g_free (d.last_warning);
         d.last_warning = g_strdup (ev->error->message);
+        break;
+      case GST_SESSION_CONTROL_EVENT_OUTPUT_OPEN:
+        d.opened++;
+        break;
+      case GST_SESSION_CONTROL_EVENT_VIDEO_SIZE:
+        fail_unless (gst_structure_get_int (ev->details, "width", &d.width));
+        fail_unless (gst_structure_get_int (ev->details, "height", &d.height));
+        break;
+      case GST_SESSION_CONTROL_EVENT_MEDIA_PAUSE:
+        fail ("a world announces no pause");
         break;
     }
     gst_session_control_event_free (ev);
@@ -167,6 +179,8 @@ GST_START_TEST (test_configure_first_and_acknowledged)
         "{\"type\":\"prompt\",\"prompt\":\"night\"}");
     fail_unless_equals_int (d.messages, 1);
     fail_unless (gst_structure_has_name (d.last_details, "world/configured"));
+    /* the element lets the session's media out */
+    fail_unless_equals_int (d.opened, 1);
     g_strfreev (lines);
     drained_clear (&d);
   }
@@ -353,6 +367,9 @@ GST_START_TEST (test_service_messages)
   d = drain (ctrl);
   fail_unless_equals_int (d.warnings, 2);
   fail_unless_equals_int (d.messages, 3);
+  /* the element keeps the size session_info announced */
+  fail_unless_equals_int (d.width, 1280);
+  fail_unless_equals_int (d.height, 704);
   fail_unless (gst_structure_has_name (d.last_details, "world/unknown"));
   fail_unless_equals_string (gst_structure_get_string (d.last_details,
           "type"), "hello_from_the_future");
@@ -405,6 +422,8 @@ GST_START_TEST (test_failed_configure_unblocks)
       "{\"type\":\"prompt\",\"prompt\":\"x\"}");
   fail_unless_equals_string (gst_structure_get_string (d.last_details,
           "failed"), "configure");
+  /* the default world runs: its media may flow */
+  fail_unless_equals_int (d.opened, 1);
   drained_clear (&d);
   gst_session_world_controller_free (ctrl);
 }

@@ -6,38 +6,11 @@
 #ifndef __SVC_PEER_H__
 #define __SVC_PEER_H__
 
-#include "service.h"
+#include "offer.h"
 
 G_BEGIN_DECLS
 
 typedef struct _SvcPeer SvcPeer;
-
-typedef enum
-{
-  SVC_STREAM_VIDEO,
-  SVC_STREAM_AUDIO,
-  SVC_STREAM_DATA,
-  SVC_STREAM_OTHER,
-} SvcStreamKind;
-
-#define SVC_OFFER_MAX_MEDIA 8
-
-/* What an offer asks for, per m-line */
-typedef struct
-{
-  guint n_media;
-  SvcStreamKind kinds[SVC_OFFER_MAX_MEDIA];
-  gboolean has_video;
-  gboolean has_audio;
-  gboolean has_data;
-  SvcCodec codec;
-  guint video_pt;
-  guint audio_pt;
-  gboolean video_fec;           /* the video offers red and ulpfec */
-} SvcOffer;
-
-gboolean svc_offer_parse (const gchar * text, SvcCodec preferred,
-    SvcOffer * offer, GError ** error);
 
 /* All called on the main context, never after svc_peer_free() */
 typedef struct

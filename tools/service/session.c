@@ -21,6 +21,7 @@
 #endif
 
 #include "session.h"
+#include "offer.h"
 #include "peer.h"
 #include "respond.h"
 

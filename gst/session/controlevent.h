@@ -58,8 +58,9 @@ typedef enum {
  *   `<app>/<type>` with the message's fields and any measured extras;
  *   what OUTPUT_OPEN, VIDEO_SIZE and MEDIA_PAUSE say (not posted)
  * @error: the warning (WARNING)
- * @final: (ENDED) the stream ended for good: no new session may follow
- *   (the director's `stopped`), whatever the element's `renew`
+ * @final: for ENDED: whether the stream ended for good (no new session
+ *   may follow it: the director's `stopped`), whatever the element's
+ *   `renew`
  */
 typedef struct {
   GstSessionControlEventType type;

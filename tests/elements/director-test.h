@@ -62,12 +62,6 @@ G_GNUC_INTERNAL
 GstElement *director_pipeline (ServiceHarness * svc, const gchar * props);
 
 G_GNUC_INTERNAL
-GstElement *get_src (GstElement * pipeline);
-
-G_GNUC_INTERNAL
-void stop_pipeline (GstElement * pipeline);
-
-G_GNUC_INTERNAL
 gchar *first_warning (BusLog * log);
 
 G_GNUC_INTERNAL

@@ -372,3 +372,17 @@ service_harness_post_faults (ServiceHarness * h, const gchar * json)
   g_object_unref (session);
   g_free (url);
 }
+
+GstElement *
+get_src (GstElement * pipeline)
+{
+  return gst_bin_get_by_name (GST_BIN (pipeline), "src");
+}
+
+void
+stop_pipeline (GstElement * pipeline)
+{
+  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (pipeline);
+}

@@ -44,6 +44,11 @@ guint bus_log_count (BusLog * log, GstMessageType type, const gchar * name);
 /* fails the test if an error was posted */
 void bus_log_assert_no_error (BusLog * log);
 
+/* the element named "src" of @pipeline (a reference) */
+GstElement *get_src (GstElement * pipeline);
+/* @pipeline to NULL (which must succeed at once), then unreffed */
+void stop_pipeline (GstElement * pipeline);
+
 
 G_END_DECLS
 

@@ -143,20 +143,6 @@ world_pipeline (ServiceHarness * svc, const gchar * props)
   return pipeline;
 }
 
-GstElement *
-get_src (GstElement * pipeline)
-{
-  return gst_bin_get_by_name (GST_BIN (pipeline), "src");
-}
-
-void
-stop_pipeline (GstElement * pipeline)
-{
-  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
-      GST_STATE_CHANGE_SUCCESS);
-  gst_object_unref (pipeline);
-}
-
 GstMessage *
 expect (BusLog * log, const gchar * name, guint nth)
 {

@@ -51,12 +51,6 @@ G_GNUC_INTERNAL
 GstElement *world_pipeline (ServiceHarness * svc, const gchar * props);
 
 G_GNUC_INTERNAL
-GstElement *get_src (GstElement * pipeline);
-
-G_GNUC_INTERNAL
-void stop_pipeline (GstElement * pipeline);
-
-G_GNUC_INTERNAL
 GstMessage *expect (BusLog * log, const gchar * name, guint nth);
 
 G_END_DECLS

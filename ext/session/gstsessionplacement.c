@@ -347,9 +347,12 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
       o->rise_at[k] = now;
       o->rise_lat[k] = lat;
       o->rise_local[k] = is_local;
-    } else if ((o->rise_local[k] = o->rise_local[k] && is_local),
-        now >= o->rise_at[k] + (o->rise_local[k] ? LOCAL_PERSIST :
-            rise_spacing (out))) {
+    } else {
+      /* one input showing the path's share makes the rise the path's */
+      o->rise_local[k] = o->rise_local[k] && is_local;
+    }
+    if (o->rise_pending[k] && now >= o->rise_at[k] +
+        (o->rise_local[k] ? LOCAL_PERSIST : rise_spacing (out))) {
       GST_DEBUG_OBJECT (out->appsrc, "latency rose from %" GST_STIME_FORMAT
           " to %" GST_STIME_FORMAT "%s", GST_STIME_ARGS (o->latency[k]),
           GST_STIME_ARGS (MIN (lat, o->rise_lat[k])),

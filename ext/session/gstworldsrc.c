@@ -288,18 +288,15 @@ set_setup_property (GstWorldSrc * self, guint prop_id, const GValue * value)
   } else if (prop_id == PROP_PROMPT && gst_session_src_is_playing (src)) {
     ok = gst_session_world_controller_set_prompt (ctrl, v, &err);
   } else {
-    gchar *preset = g_strdup (prop_id == PROP_PRESET ? v :
-        gst_session_world_controller_get_preset (ctrl));
-    gchar *image_url = g_strdup (prop_id == PROP_IMAGE_URL ? v :
-        gst_session_world_controller_get_image_url (ctrl));
-    gchar *prompt = g_strdup (prop_id == PROP_PROMPT ? v :
-        gst_session_world_controller_get_prompt (ctrl));
-
-    ok = gst_session_world_controller_set_setup (ctrl, preset, image_url,
-        prompt, &err);
-    g_free (preset);
-    g_free (image_url);
-    g_free (prompt);
+    /* the controller's own strings may be passed back: it copies each
+     * before it frees the one it replaces */
+    ok = gst_session_world_controller_set_setup (ctrl,
+        prop_id == PROP_PRESET ? v :
+        gst_session_world_controller_get_preset (ctrl),
+        prop_id == PROP_IMAGE_URL ? v :
+        gst_session_world_controller_get_image_url (ctrl),
+        prop_id == PROP_PROMPT ? v :
+        gst_session_world_controller_get_prompt (ctrl), &err);
   }
   collect (self);
   GST_SESSION_SRC_CTRL_UNLOCK (self);

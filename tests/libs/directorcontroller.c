@@ -24,6 +24,22 @@ told_clear (void)
       gst_structure_free (g_steal_pointer (&told[i]));
 }
 
+/* where told[] keeps an event of @type, or -1 */
+static gint
+told_index (GstSessionControlEventType type)
+{
+  switch (type) {
+    case GST_SESSION_CONTROL_EVENT_OUTPUT_OPEN:
+      return 0;
+    case GST_SESSION_CONTROL_EVENT_VIDEO_SIZE:
+      return 1;
+    case GST_SESSION_CONTROL_EVENT_MEDIA_PAUSE:
+      return 2;
+    default:
+      return -1;
+  }
+}
+
 static gchar *
 sent (GstSessionDirectorController * ctrl, guint * n_messages)
 {
@@ -39,8 +55,8 @@ sent (GstSessionDirectorController * ctrl, guint * n_messages)
       if (out->len)
         g_string_append_c (out, '\n');
       g_string_append (out, ev->json);
-    } else if (ev->type >= GST_SESSION_CONTROL_EVENT_OUTPUT_OPEN) {
-      guint i = ev->type - GST_SESSION_CONTROL_EVENT_OUTPUT_OPEN;
+    } else if (told_index (ev->type) >= 0) {
+      gint i = told_index (ev->type);
 
       if (told[i])
         gst_structure_free (told[i]);

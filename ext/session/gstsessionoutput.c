@@ -457,6 +457,14 @@ push_encoded_video (GstSessionOutput * out, GstBuffer * in, GstClockTime slot)
   push_buffer (out, buf);
 }
 
+/* A raw frame takes the next free slot when its time is within this much
+ * of it (3/4 of a slot) either way: frames whose times fall near the middle
+ * between two slots (the grid is set by the first frame, the latency may
+ * move after it) would otherwise, rounded to the nearest, go one into the
+ * slot before (taken: dropped), the next into the slot after (the one
+ * between repeated) with a millisecond of jitter */
+#define SLOT_REACH(d) ((d) * 3 / 4)
+
 static void
 push_video (GstSessionOutput * out, GstBuffer * in, GstClockTime mapped)
 {
@@ -464,15 +472,15 @@ push_video (GstSessionOutput * out, GstBuffer * in, GstClockTime mapped)
   GstBuffer *buf;
   guint n = 0;
 
-  /* the slot nearest to the input's time */
-  slot = out->origin->origin +
-      gst_util_uint64_scale_round (mapped > out->origin->origin ?
-      mapped - out->origin->origin : 0, 1, d) * d;
   if (!out->raw) {
+    /* the slot nearest to the input's time */
+    slot = out->origin->origin +
+        gst_util_uint64_scale_round (mapped > out->origin->origin ?
+        mapped - out->origin->origin : 0, 1, d) * d;
     push_encoded_video (out, in, slot);
     return;
   }
-  if (slot + d / 2 < out->next_pts) {
+  if (mapped + SLOT_REACH (d) < out->next_pts) {
     /* its slot is taken (filled while it was late): dropped */
     GST_LOG_OBJECT (out->appsrc, "frame at %" GST_TIME_FORMAT " late, its "
         "slot is taken (next %" GST_TIME_FORMAT "): dropped",
@@ -482,7 +490,8 @@ push_video (GstSessionOutput * out, GstBuffer * in, GstClockTime mapped)
   }
   /* slots before it: the last frame repeated, or this first frame shown
    * early */
-  while (out->next_pts + d / 2 < slot && n++ < 10 * MAX_FILL_PER_WAKE) {
+  while (out->next_pts + SLOT_REACH (d) < mapped &&
+      n++ < 10 * MAX_FILL_PER_WAKE) {
     buf = gst_buffer_copy (out->last ? out->last : in);
     GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = out->next_pts;
     GST_BUFFER_DURATION (buf) = d;

@@ -43,6 +43,8 @@ typedef struct
   gboolean have_ntp_offset;     /* the session's sender reports: */
   GstClockTimeDiff ntp_offset;  /* running time minus sender NTP time */
   gboolean by_sender[2];        /* per kind: placed by sender time */
+  GstClockTimeDiff basis[2];    /* per kind, the last input placed by sender
+                                 * time: that time minus its timestamp */
   gboolean initial[2];          /* per kind: in the session's first settle */
   gboolean ahead[2];            /* per kind: the jitterbuffer's timestamps ran
                                  * ahead of arrival (see sender_time) */

@@ -54,6 +54,7 @@ gst_session_output_origin_reset (GstSessionOutputOrigin * o,
   o->have_local[k] = FALSE;
   o->first_at[k] = GST_CLOCK_TIME_NONE;
   o->by_sender[k] = FALSE;
+  o->basis[k] = 0;
   o->initial[k] = TRUE;
   o->ahead[k] = FALSE;
   o->have_ntp_offset = FALSE;
@@ -160,6 +161,15 @@ local_excess (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
   return local - o->local_base[k];
 }
 
+/* A jitterbuffer timestamp on the stream's sender-time basis */
+static GstClockTime
+on_basis (GstSessionOutputOrigin * o, GstSessionOutputKind k, GstClockTime pts)
+{
+  if (o->basis[k] < 0 && pts < (GstClockTime) - o->basis[k])
+    return 0;
+  return pts + o->basis[k];
+}
+
 /* The input's sender time, as running time. rtpbin's lip-sync moves one
  * stream's timestamps at each sender report by its estimate of the two
  * streams' arrival delays, which on a loaded machine is off by up to 100
@@ -198,8 +208,13 @@ sender_time (GstSessionOutputOrigin * o, GstSessionOutputKind k,
    * After that an input without one is the decoder's (loss concealment),
    * placed by its own timestamp (see gst_session_output_place). */
   if (meta == NULL || !GST_CLOCK_TIME_IS_VALID (meta->timestamp)) {
+    /* one without a capture time among those with one keeps their basis:
+     * the jitterbuffer's timestamps and the capture times differ by what
+     * rtpbin's lip-sync last moved the stream (the first audio after a
+     * stall, placed by its own timestamp, came 22 ms before the video
+     * that went with it) */
     if (o->by_sender[k])
-      return pts;
+      return on_basis (o, k, pts);
     if (GST_CLOCK_DIFF (now, pts) > JB_AHEAD_LIMIT && !o->ahead[k]) {
       GST_DEBUG ("%s: jitterbuffer timestamps %" GST_STIME_FORMAT " ahead "
           "of arrival: placed by arrival until the sender reports",
@@ -227,7 +242,7 @@ sender_time (GstSessionOutputOrigin * o, GstSessionOutputKind k,
     o->ntp_offset = diff;
     o->have_ntp_offset = TRUE;
   } else if (ABS (diff - o->ntp_offset) > NTP_IMPLAUSIBLE) {
-    return pts;
+    return o->by_sender[k] ? on_basis (o, k, pts) : pts;
   } else {
     /* both streams': following one alone, the offset fell behind the
      * clocks' drift and the shared latency rose in 45 ms steps every few
@@ -237,6 +252,8 @@ sender_time (GstSessionOutputOrigin * o, GstSessionOutputKind k,
   if (o->ntp_offset < 0 && meta->timestamp < (GstClockTime) - o->ntp_offset)
     return pts;
   *by_sender = TRUE;
+  o->basis[k] = GST_CLOCK_DIFF (GST_BUFFER_PTS (in), meta->timestamp +
+      o->ntp_offset);
   return meta->timestamp + o->ntp_offset;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "script-signaller.h"
+#include "test-peer.h"
 
 typedef struct
 {
@@ -13,6 +14,8 @@ typedef struct
   guint status;
   gchar *error_type;            /* X-Svc-Error-Type, or NULL */
   gchar *body;
+  TestPeer *peer;               /* answers: not owned */
+  gchar *answer;                /* the peer's answer SDP */
 } Reply;
 
 struct _ScriptSignaller
@@ -41,6 +44,7 @@ reply_free (gpointer data)
 
   g_free (r->error_type);
   g_free (r->body);
+  g_free (r->answer);
   g_free (r);
 }
 
@@ -72,6 +76,16 @@ deliver (gpointer data)
   g_mutex_lock (&d->self->lock);
   g_clear_pointer (&d->self->pending, g_source_unref);
   g_mutex_unlock (&d->self->lock);
+  if (d->reply->answer) {
+    GstStructure *answer = gst_structure_new ("answer", "session_id",
+        G_TYPE_STRING, "test-peer", NULL);
+
+    gst_session_signaller_emit_answer (GST_SESSION_SIGNALLER (d->self),
+        d->reply->answer, answer);
+    gst_structure_free (answer);
+    soup_message_headers_unref (headers);
+    return G_SOURCE_REMOVE;
+  }
   if (d->reply->error_type)
     soup_message_headers_replace (headers, "X-Svc-Error-Type",
         d->reply->error_type);
@@ -107,6 +121,21 @@ script_start (GstSessionSignaller * signaller, const gchar * offer_sdp,
     return TRUE;
   } else {
     Delivery *d = g_new (Delivery, 1);
+
+    if (reply->peer) {
+      /* the peer answers as a service would; a failure is the test's */
+      GError *err = NULL;
+
+      g_mutex_unlock (&self->lock);
+      reply->answer = test_peer_answer (reply->peer, offer_sdp, &err);
+      g_mutex_lock (&self->lock);
+      if (reply->answer == NULL) {
+        g_printerr ("script signaller: %s\n", err ? err->message : "?");
+        g_clear_error (&err);
+        reply->status = 500;
+        reply->body = g_strdup ("{\"detail\":\"the test peer failed\"}");
+      }
+    }
 
     d->self = g_object_ref (self);
     d->reply = reply;
@@ -181,6 +210,17 @@ script_signaller_push_http_error (ScriptSignaller * self, guint status,
   r->status = status;
   r->error_type = g_strdup (error_type);
   r->body = g_strdup (body);
+  g_mutex_lock (&self->lock);
+  g_queue_push_tail (&self->replies, r);
+  g_mutex_unlock (&self->lock);
+}
+
+void
+script_signaller_push_peer (ScriptSignaller * self, TestPeer * peer)
+{
+  Reply *r = g_new0 (Reply, 1);
+
+  r->peer = peer;
   g_mutex_lock (&self->lock);
   g_queue_push_tail (&self->replies, r);
   g_mutex_unlock (&self->lock);

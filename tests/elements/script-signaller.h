@@ -24,6 +24,12 @@ ScriptSignaller *script_signaller_new (void);
 void script_signaller_push_http_error (ScriptSignaller * self, guint status,
     const gchar * error_type, const gchar * body);
 
+/* the next start is answered by @peer (a TestPeer of test-peer.h, not
+ * owned: it must outlive the session) */
+struct _TestPeer;
+void script_signaller_push_peer (ScriptSignaller * self,
+    struct _TestPeer * peer);
+
 /* the next start is never answered */
 void script_signaller_push_silence (ScriptSignaller * self);
 

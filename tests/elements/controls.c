@@ -1,0 +1,428 @@
+/* gst-session
+ * Copyright (C) 2026 gst-session developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The elements' controls in this process, on GstHarness: a session with a
+ * peer of the test's own (test-peer.c: webrtcbin on 127.0.0.1, the control
+ * channel, no media), answered through the scripted signaller. What the
+ * element sends for each property, action signal and control-script line,
+ * and what it makes of the service's messages (bus messages, properties,
+ * the control-message signal). Seconds, not minutes.
+ */
+
+#include <string.h>
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <glib/gstdio.h>
+#include <unistd.h>
+
+#include "script-signaller.h"
+#include "test-peer.h"
+
+/* generous: a loaded machine; every wait ends as soon as its condition */
+#define WAIT_S 20
+
+typedef struct
+{
+  GstHarness *h;
+  GstBus *bus;
+  ScriptSignaller *sig;
+  TestPeer *peer;
+} Fixture;
+
+/* @factory's element on a harness, with a bus of its own, answered by a
+ * test peer; playing, its control channel open */
+static Fixture *
+fixture_new (const gchar * factory, const gchar * first_property, ...)
+{
+  Fixture *fx = g_new0 (Fixture, 1);
+  GstClock *clock;
+  va_list args;
+
+  fx->h = gst_harness_new_with_padnames (factory, NULL, "video");
+  fx->bus = gst_bus_new ();
+  gst_element_set_bus (fx->h->element, fx->bus);
+  fx->sig = script_signaller_new ();
+  fx->peer = test_peer_new ();
+  script_signaller_push_peer (fx->sig, fx->peer);
+  /* no media comes from the peer: the session is not lost for it. The
+   * url is never called (the signaller answers) but says loopback: the
+   * element gathers on 127.0.0.1, as the peer does */
+  g_object_set (fx->h->element, "signaller", fx->sig, "media-timeout", 0,
+      "renew", FALSE, "url", "http://127.0.0.1:9", NULL);
+  if (first_property) {
+    va_start (args, first_property);
+    g_object_set_valist (G_OBJECT (fx->h->element), first_property, args);
+    va_end (args);
+  }
+  /* real time: control scripts run on the running time (a harness gives
+   * a test clock that stands still, and no base time) */
+  gst_harness_use_systemclock (fx->h);
+  clock = gst_element_get_clock (fx->h->element);
+  fail_unless (clock != NULL);
+  gst_element_set_base_time (fx->h->element, gst_clock_get_time (clock));
+  gst_object_unref (clock);
+  gst_harness_play (fx->h);
+  fail_unless (test_peer_wait_channel (fx->peer, WAIT_S),
+      "no control channel within %d s", WAIT_S);
+  return fx;
+}
+
+static void
+fixture_free (Fixture * fx)
+{
+  gst_harness_teardown (fx->h);
+  gst_bus_set_flushing (fx->bus, TRUE);
+  gst_object_unref (fx->bus);
+  g_object_unref (fx->sig);
+  test_peer_free (fx->peer);
+  g_free (fx);
+}
+
+/* the next bus message named @name (element messages) or of @types,
+ * within WAIT_S, skipping others; NULL if none */
+static GstMessage *
+next_named (Fixture * fx, const gchar * name)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
+
+  while (g_get_monotonic_time () < deadline) {
+    GstMessage *msg = gst_bus_timed_pop (fx->bus,
+        (deadline - g_get_monotonic_time ()) * GST_USECOND);
+
+    if (msg == NULL)
+      return NULL;
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT &&
+        gst_message_has_name (msg, name))
+      return msg;
+    gst_message_unref (msg);
+  }
+  return NULL;
+}
+
+/* the peer's next message is @type; returns it (free it) */
+static gchar *
+expect_sent (Fixture * fx, const gchar * type)
+{
+  gchar *m = test_peer_next_of_type (fx->peer, type, WAIT_S);
+
+  fail_unless (m != NULL, "the element sent no %s within %d s", type, WAIT_S);
+  return m;
+}
+
+/* nothing more reaches the peer within @ms */
+static void
+assert_nothing_sent (Fixture * fx, guint ms)
+{
+  gint64 deadline = g_get_monotonic_time () + ms * 1000;
+  guint n = test_peer_received (fx->peer);
+
+  while (g_get_monotonic_time () < deadline)
+    g_usleep (10000);
+  fail_unless_equals_int (test_peer_received (fx->peer), n);
+}
+
+/* configure went out; the service acknowledges it */
+static void
+configured (Fixture * fx)
+{
+  g_free (expect_sent (fx, "configure"));
+  test_peer_send (fx->peer, "{\"type\":\"configured\"}");
+}
+
+static void
+assert_contains (const gchar * text, const gchar * needle)
+{
+  fail_unless (strstr (text, needle) != NULL, "'%s' not in %s", needle, text);
+}
+
+/* A world session: configure carries the setup; the service's
+ * acknowledgements become bus messages. Prompts set while playing go one
+ * at a time, each after the previous one's prompt_applied; one set while
+ * another waits replaces the waiting one. */
+GST_START_TEST (test_world_prompts_one_at_a_time)
+{
+  Fixture *fx = fixture_new ("worldsrc", "prompt", "a quiet harbour",
+      "preset", "desert-valley", NULL);
+  GstMessage *msg;
+  gchar *m;
+
+  m = expect_sent (fx, "configure");
+  assert_contains (m, "\"prompt\":\"a quiet harbour\"");
+  assert_contains (m, "\"preset\":\"desert-valley\"");
+  g_free (m);
+  test_peer_send (fx->peer, "{\"type\":\"configured\"}");
+  msg = next_named (fx, "world/configured");
+  fail_unless (msg != NULL, "no world/configured");
+  gst_message_unref (msg);
+
+  g_object_set (fx->h->element, "prompt", "fog rolls in", NULL);
+  m = expect_sent (fx, "prompt");
+  assert_contains (m, "\"prompt\":\"fog rolls in\"");
+  g_free (m);
+  /* two more while the first waits: the second replaces the first */
+  g_object_set (fx->h->element, "prompt", "rain starts", NULL);
+  g_object_set (fx->h->element, "prompt", "a storm breaks", NULL);
+  assert_nothing_sent (fx, 300);
+  test_peer_send (fx->peer, "{\"type\":\"prompt_applied\"}");
+  msg = next_named (fx, "world/prompt_applied");
+  fail_unless (msg != NULL, "no world/prompt_applied");
+  gst_message_unref (msg);
+  m = expect_sent (fx, "prompt");
+  assert_contains (m, "\"prompt\":\"a storm breaks\"");
+  g_free (m);
+  test_peer_send (fx->peer, "{\"type\":\"prompt_applied\"}");
+  msg = next_named (fx, "world/prompt_applied");
+  fail_unless (msg != NULL, "no second world/prompt_applied");
+  gst_message_unref (msg);
+  assert_nothing_sent (fx, 200);
+  fixture_free (fx);
+}
+
+GST_END_TEST;
+
+/* Held and one-shot commands go as commands reports; a conflicting press
+ * is refused and sends nothing; a ping's pong gives the round trip. */
+GST_START_TEST (test_world_commands_and_ping)
+{
+  Fixture *fx = fixture_new ("worldsrc", "prompt", "a quiet harbour", NULL);
+  gboolean ok = FALSE;
+  GstMessage *msg;
+  gdouble rtt = -1;
+  gchar *m, *reply;
+
+  configured (fx);
+  g_signal_emit_by_name (fx->h->element, "press", "forward", &ok);
+  fail_unless (ok);
+  m = expect_sent (fx, "commands");
+  assert_contains (m, "\"active\":[\"forward\"]");
+  g_free (m);
+  /* forward and backward conflict */
+  g_signal_emit_by_name (fx->h->element, "press", "backward", &ok);
+  fail_if (ok, "a press of backward while forward is held was taken");
+  assert_nothing_sent (fx, 200);
+  g_signal_emit_by_name (fx->h->element, "activate", "look_up", &ok);
+  fail_unless (ok);
+  m = expect_sent (fx, "commands");
+  assert_contains (m, "\"activated\":[\"look_up\"]");
+  assert_contains (m, "\"active\":[\"forward\"]");
+  g_free (m);
+  g_signal_emit_by_name (fx->h->element, "release", "forward", &ok);
+  fail_unless (ok);
+  m = expect_sent (fx, "commands");
+  assert_contains (m, "\"active\":[]");
+  g_free (m);
+
+  g_signal_emit_by_name (fx->h->element, "ping", &ok);
+  fail_unless (ok);
+  m = expect_sent (fx, "ping");
+  /* the service echoes the client's ts */
+  {
+    const gchar *ts = strstr (m, "\"ts\":");
+
+    fail_unless (ts != NULL, "%s", m);
+    reply = g_strdup_printf ("{\"type\":\"pong\",\"ts\":%.*s}",
+        (int) strcspn (ts + 5, ",}"), ts + 5);
+  }
+  g_free (m);
+  test_peer_send (fx->peer, reply);
+  g_free (reply);
+  msg = next_named (fx, "world/pong");
+  fail_unless (msg != NULL, "no world/pong");
+  fail_unless (gst_structure_get_double (gst_message_get_structure (msg),
+          "rtt_ms", &rtt));
+  fail_unless (rtt >= 0 && rtt < WAIT_S * 1000, "rtt %f ms", rtt);
+  gst_message_unref (msg);
+  g_object_get (fx->h->element, "rtt", &rtt, NULL);
+  fail_unless (rtt >= 0, "rtt property %f", rtt);
+  fixture_free (fx);
+}
+
+GST_END_TEST;
+
+/* What the service sends becomes bus messages and properties: a
+ * session_info (the property too), a type this version does not know
+ * (passed through with its fields), and input no service should send
+ * (not JSON, nested past the bound, too long) is dropped with a warning
+ * while the session goes on. */
+GST_START_TEST (test_world_service_messages)
+{
+  Fixture *fx = fixture_new ("worldsrc", "prompt", "a quiet harbour", NULL);
+  GstStructure *info = NULL;
+  GString *deep = g_string_new ("{\"type\":\"stats\",\"x\":");
+  GstMessage *msg;
+  gboolean ok = FALSE;
+  guint i;
+
+  configured (fx);
+  test_peer_send (fx->peer, "{\"type\":\"session_info\",\"model_id\":"
+      "\"m\",\"model_revision\":\"r\",\"resolution\":{\"width\":1280,"
+      "\"height\":704},\"frames_per_second\":16,\"frames_per_block\":16,"
+      "\"max_blocks\":100,\"key_order\":[\"forward\"],\"conflict_groups\":"
+      "[[\"forward\",\"backward\"]],\"default_prompt\":\"p\",\"presets\":"
+      "[{\"name\":\"example\",\"prompt\":\"e\"}],\"turn\":false,"
+      "\"turn_status\":\"idle\"}");
+  msg = next_named (fx, "world/session_info");
+  fail_unless (msg != NULL, "no world/session_info");
+  gst_message_unref (msg);
+  g_object_get (fx->h->element, "session-info", &info, NULL);
+  fail_unless (info != NULL, "no session-info property");
+  gst_structure_free (info);
+
+  test_peer_send (fx->peer, "{\"type\":\"weather\",\"rain\":0.5}");
+  msg = next_named (fx, "world/unknown");
+  fail_unless (msg != NULL, "no world/unknown");
+  fail_unless_equals_string (gst_structure_get_string
+      (gst_message_get_structure (msg), "type"), "weather");
+  assert_contains (gst_structure_get_string (gst_message_get_structure
+          (msg), "other-fields"), "rain");
+  gst_message_unref (msg);
+
+  /* hostile: nested deeper than any bound, and not JSON at all */
+  for (i = 0; i < 10000; i++)
+    g_string_append_c (deep, '[');
+  test_peer_send (fx->peer, deep->str);
+  g_string_free (deep, TRUE);
+  test_peer_send (fx->peer, "not json");
+  /* the session still works: a ping goes out */
+  g_signal_emit_by_name (fx->h->element, "ping", &ok);
+  fail_unless (ok);
+  g_free (expect_sent (fx, "ping"));
+  fixture_free (fx);
+}
+
+GST_END_TEST;
+
+/* EOS sent to the element: stop goes out; the service's stream_exhausted
+ * ends the stream (EOS on the pad) at once. */
+GST_START_TEST (test_eos_sends_stop_then_ends)
+{
+  Fixture *fx = fixture_new ("directorsrc", "prompt", "a lighthouse at dusk",
+      "stop-timeout", 20000, NULL);
+  GstMessage *msg;
+  GstEvent *ev;
+  gint64 t0;
+
+  g_free (expect_sent (fx, "configure"));
+  fail_unless (gst_element_send_event (fx->h->element, gst_event_new_eos ()));
+  g_free (expect_sent (fx, "stop"));
+  t0 = g_get_monotonic_time ();
+  test_peer_send (fx->peer, "{\"type\":\"stream_exhausted\",\"reason\":"
+      "\"stopped\",\"chunks\":0}");
+  msg = next_named (fx, "director/stream_exhausted");
+  fail_unless (msg != NULL, "no director/stream_exhausted");
+  gst_message_unref (msg);
+  /* EOS reaches the pad, long before stop-timeout */
+  while ((ev = gst_harness_pull_event (fx->h)) &&
+      GST_EVENT_TYPE (ev) != GST_EVENT_EOS)
+    gst_event_unref (ev);
+  fail_unless (ev != NULL, "no EOS on the pad");
+  gst_event_unref (ev);
+  fail_unless (g_get_monotonic_time () - t0 < 10 * G_USEC_PER_SEC);
+  fixture_free (fx);
+}
+
+GST_END_TEST;
+
+/* The director's prompts carry their version; the configure the first
+ * one. */
+GST_START_TEST (test_director_prompt_versions)
+{
+  Fixture *fx = fixture_new ("directorsrc", "prompt", "a lighthouse at dusk",
+      NULL);
+  gboolean ok = FALSE;
+  gchar *m;
+
+  m = expect_sent (fx, "configure");
+  assert_contains (m, "\"prompt_version\":1");
+  g_free (m);
+  test_peer_send (fx->peer, "{\"type\":\"configured\",\"prompt_version\":1,"
+      "\"enable_safety_checker\":true}");
+  g_signal_emit_by_name (fx->h->element, "set-prompt", (gint64) 0,
+      "the storm passes", &ok);
+  fail_unless (ok);
+  m = expect_sent (fx, "prompt");
+  assert_contains (m, "\"prompt_version\":2");
+  assert_contains (m, "\"prompt\":\"the storm passes\"");
+  g_free (m);
+  fixture_free (fx);
+}
+
+GST_END_TEST;
+
+/* the element's running time */
+static GstClockTime
+running_time (Fixture * fx)
+{
+  GstClock *clock = gst_element_get_clock (fx->h->element);
+  GstClockTime now;
+
+  fail_unless (clock != NULL);
+  now = gst_clock_get_time (clock) - gst_element_get_base_time (fx->h->element);
+  gst_object_unref (clock);
+  return now;
+}
+
+/* A control script's actions go at their running times, in order, each
+ * as the control it names (the session is up long before the first) */
+GST_START_TEST (test_control_script_actions_in_order)
+{
+  gchar *path = NULL;
+  gint fd = g_file_open_tmp ("controls-XXXXXX.txt", &path, NULL);
+  const gchar *script = "4 press forward\n4.3 prompt the tide comes in\n"
+      "4.6 release forward\n4.9 ping\n";
+  GstClockTime t;
+  Fixture *fx;
+  gchar *m;
+
+  fail_unless (fd >= 0);
+  fail_unless (write (fd, script, strlen (script)) == (gssize) strlen (script));
+  close (fd);
+  fx = fixture_new ("worldsrc", "prompt", "a quiet harbour",
+      "control-script", path, NULL);
+  configured (fx);
+  t = running_time (fx);
+  fail_unless (t < 4 * GST_SECOND, "the session came up at %" GST_TIME_FORMAT
+      ", after the script's first action", GST_TIME_ARGS (t));
+  m = expect_sent (fx, "commands");
+  t = running_time (fx);
+  fail_unless (t >= 4 * GST_SECOND, "press at %" GST_TIME_FORMAT,
+      GST_TIME_ARGS (t));
+  assert_contains (m, "\"active\":[\"forward\"]");
+  g_free (m);
+  m = expect_sent (fx, "prompt");
+  assert_contains (m, "the tide comes in");
+  g_free (m);
+  test_peer_send (fx->peer, "{\"type\":\"prompt_applied\"}");
+  m = expect_sent (fx, "commands");
+  assert_contains (m, "\"active\":[]");
+  g_free (m);
+  g_free (expect_sent (fx, "ping"));
+  t = running_time (fx);
+  fail_unless (t >= 4900 * GST_MSECOND, "ping at %" GST_TIME_FORMAT,
+      GST_TIME_ARGS (t));
+  fixture_free (fx);
+  g_unlink (path);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+static Suite *
+controls_suite (void)
+{
+  Suite *s = suite_create ("controls");
+  TCase *tc = tcase_create ("peer");
+
+  tcase_set_timeout (tc, 120);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_world_prompts_one_at_a_time);
+  tcase_add_test (tc, test_world_commands_and_ping);
+  tcase_add_test (tc, test_world_service_messages);
+  tcase_add_test (tc, test_eos_sends_stop_then_ends);
+  tcase_add_test (tc, test_director_prompt_versions);
+  tcase_add_test (tc, test_control_script_actions_in_order);
+  return s;
+}
+
+GST_CHECK_MAIN (controls);

@@ -16,40 +16,24 @@
 #include <glib/gstdio.h>
 #include <unistd.h>
 
-#include "script-signaller.h"
-#include "test-peer.h"
+#include "harness-fixture.h"
 
-/* generous: a loaded machine; every wait ends as soon as its condition */
-#define WAIT_S 20
-
-typedef struct
-{
-  GstHarness *h;
-  GstBus *bus;
-  ScriptSignaller *sig;
-  TestPeer *peer;
-} Fixture;
-
-/* @factory's element on a harness, with a bus of its own, answered by a
- * test peer; playing, its control channel open */
+/* @factory's element on a harness, answered by a test peer; playing, its
+ * control channel open */
 static Fixture *
-fixture_new (const gchar * factory, const gchar * first_property, ...)
+session_new (const gchar * factory, const gchar * first_property, ...)
 {
-  Fixture *fx = g_new0 (Fixture, 1);
+  Fixture *fx = fixture_new (factory, "video");
   GstClock *clock;
   va_list args;
 
-  fx->h = gst_harness_new_with_padnames (factory, NULL, "video");
-  fx->bus = gst_bus_new ();
-  gst_element_set_bus (fx->h->element, fx->bus);
-  fx->sig = script_signaller_new ();
   fx->peer = test_peer_new ();
   script_signaller_push_peer (fx->sig, fx->peer);
   /* no media comes from the peer: the session is not lost for it. The
    * url is never called (the signaller answers) but says loopback: the
    * element gathers on 127.0.0.1, as the peer does */
-  g_object_set (fx->h->element, "signaller", fx->sig, "media-timeout", 0,
-      "renew", FALSE, "url", "http://127.0.0.1:9", NULL);
+  g_object_set (fx->h->element, "media-timeout", 0, "renew", FALSE, "url",
+      "http://127.0.0.1:9", NULL);
   if (first_property) {
     va_start (args, first_property);
     g_object_set_valist (G_OBJECT (fx->h->element), first_property, args);
@@ -68,21 +52,10 @@ fixture_new (const gchar * factory, const gchar * first_property, ...)
   return fx;
 }
 
-static void
-fixture_free (Fixture * fx)
-{
-  gst_harness_teardown (fx->h);
-  gst_bus_set_flushing (fx->bus, TRUE);
-  gst_object_unref (fx->bus);
-  g_object_unref (fx->sig);
-  test_peer_free (fx->peer);
-  g_free (fx);
-}
-
-/* the next bus message named @name (element messages) or of @types,
- * within WAIT_S, skipping others; NULL if none */
+/* the next element message named @name within WAIT_S, others skipped;
+ * fails without one (unref it) */
 static GstMessage *
-next_named (Fixture * fx, const gchar * name)
+expect_posted (Fixture * fx, const gchar * name)
 {
   gint64 deadline = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
 
@@ -91,12 +64,13 @@ next_named (Fixture * fx, const gchar * name)
         (deadline - g_get_monotonic_time ()) * GST_USECOND);
 
     if (msg == NULL)
-      return NULL;
+      break;
     if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT &&
         gst_message_has_name (msg, name))
       return msg;
     gst_message_unref (msg);
   }
+  fail ("no %s within %d s", name, WAIT_S);
   return NULL;
 }
 
@@ -142,9 +116,8 @@ assert_contains (const gchar * text, const gchar * needle)
  * another waits replaces the waiting one. */
 GST_START_TEST (test_world_prompts_one_at_a_time)
 {
-  Fixture *fx = fixture_new ("worldsrc", "prompt", "a quiet harbour",
+  Fixture *fx = session_new ("worldsrc", "prompt", "a quiet harbour",
       "preset", "desert-valley", NULL);
-  GstMessage *msg;
   gchar *m;
 
   m = expect_sent (fx, "configure");
@@ -152,9 +125,7 @@ GST_START_TEST (test_world_prompts_one_at_a_time)
   assert_contains (m, "\"preset\":\"desert-valley\"");
   g_free (m);
   test_peer_send (fx->peer, "{\"type\":\"configured\"}");
-  msg = next_named (fx, "world/configured");
-  fail_unless (msg != NULL, "no world/configured");
-  gst_message_unref (msg);
+  gst_message_unref (expect_posted (fx, "world/configured"));
 
   g_object_set (fx->h->element, "prompt", "fog rolls in", NULL);
   m = expect_sent (fx, "prompt");
@@ -165,16 +136,12 @@ GST_START_TEST (test_world_prompts_one_at_a_time)
   g_object_set (fx->h->element, "prompt", "a storm breaks", NULL);
   assert_nothing_sent (fx, 300);
   test_peer_send (fx->peer, "{\"type\":\"prompt_applied\"}");
-  msg = next_named (fx, "world/prompt_applied");
-  fail_unless (msg != NULL, "no world/prompt_applied");
-  gst_message_unref (msg);
+  gst_message_unref (expect_posted (fx, "world/prompt_applied"));
   m = expect_sent (fx, "prompt");
   assert_contains (m, "\"prompt\":\"a storm breaks\"");
   g_free (m);
   test_peer_send (fx->peer, "{\"type\":\"prompt_applied\"}");
-  msg = next_named (fx, "world/prompt_applied");
-  fail_unless (msg != NULL, "no second world/prompt_applied");
-  gst_message_unref (msg);
+  gst_message_unref (expect_posted (fx, "world/prompt_applied"));
   assert_nothing_sent (fx, 200);
   fixture_free (fx);
 }
@@ -185,7 +152,7 @@ GST_END_TEST;
  * is refused and sends nothing; a ping's pong gives the round trip. */
 GST_START_TEST (test_world_commands_and_ping)
 {
-  Fixture *fx = fixture_new ("worldsrc", "prompt", "a quiet harbour", NULL);
+  Fixture *fx = session_new ("worldsrc", "prompt", "a quiet harbour", NULL);
   gboolean ok = FALSE;
   GstMessage *msg;
   gdouble rtt = -1;
@@ -227,8 +194,7 @@ GST_START_TEST (test_world_commands_and_ping)
   g_free (m);
   test_peer_send (fx->peer, reply);
   g_free (reply);
-  msg = next_named (fx, "world/pong");
-  fail_unless (msg != NULL, "no world/pong");
+  msg = expect_posted (fx, "world/pong");
   fail_unless (gst_structure_get_double (gst_message_get_structure (msg),
           "rtt_ms", &rtt));
   fail_unless (rtt >= 0 && rtt < WAIT_S * 1000, "rtt %f ms", rtt);
@@ -247,7 +213,7 @@ GST_END_TEST;
  * while the session goes on. */
 GST_START_TEST (test_world_service_messages)
 {
-  Fixture *fx = fixture_new ("worldsrc", "prompt", "a quiet harbour", NULL);
+  Fixture *fx = session_new ("worldsrc", "prompt", "a quiet harbour", NULL);
   GstStructure *info = NULL;
   GString *deep = g_string_new ("{\"type\":\"stats\",\"x\":");
   GstMessage *msg;
@@ -262,16 +228,13 @@ GST_START_TEST (test_world_service_messages)
       "[[\"forward\",\"backward\"]],\"default_prompt\":\"p\",\"presets\":"
       "[{\"name\":\"example\",\"prompt\":\"e\"}],\"turn\":false,"
       "\"turn_status\":\"idle\"}");
-  msg = next_named (fx, "world/session_info");
-  fail_unless (msg != NULL, "no world/session_info");
-  gst_message_unref (msg);
+  gst_message_unref (expect_posted (fx, "world/session_info"));
   g_object_get (fx->h->element, "session-info", &info, NULL);
   fail_unless (info != NULL, "no session-info property");
   gst_structure_free (info);
 
   test_peer_send (fx->peer, "{\"type\":\"weather\",\"rain\":0.5}");
-  msg = next_named (fx, "world/unknown");
-  fail_unless (msg != NULL, "no world/unknown");
+  msg = expect_posted (fx, "world/unknown");
   fail_unless_equals_string (gst_structure_get_string
       (gst_message_get_structure (msg), "type"), "weather");
   assert_contains (gst_structure_get_string (gst_message_get_structure
@@ -297,9 +260,8 @@ GST_END_TEST;
  * ends the stream (EOS on the pad) at once. */
 GST_START_TEST (test_eos_sends_stop_then_ends)
 {
-  Fixture *fx = fixture_new ("directorsrc", "prompt", "a lighthouse at dusk",
+  Fixture *fx = session_new ("directorsrc", "prompt", "a lighthouse at dusk",
       "stop-timeout", 20000, NULL);
-  GstMessage *msg;
   GstEvent *ev;
   gint64 t0;
 
@@ -309,9 +271,7 @@ GST_START_TEST (test_eos_sends_stop_then_ends)
   t0 = g_get_monotonic_time ();
   test_peer_send (fx->peer, "{\"type\":\"stream_exhausted\",\"reason\":"
       "\"stopped\",\"chunks\":0}");
-  msg = next_named (fx, "director/stream_exhausted");
-  fail_unless (msg != NULL, "no director/stream_exhausted");
-  gst_message_unref (msg);
+  gst_message_unref (expect_posted (fx, "director/stream_exhausted"));
   /* EOS reaches the pad, long before stop-timeout */
   while ((ev = gst_harness_pull_event (fx->h)) &&
       GST_EVENT_TYPE (ev) != GST_EVENT_EOS)
@@ -328,7 +288,7 @@ GST_END_TEST;
  * one. */
 GST_START_TEST (test_director_prompt_versions)
 {
-  Fixture *fx = fixture_new ("directorsrc", "prompt", "a lighthouse at dusk",
+  Fixture *fx = session_new ("directorsrc", "prompt", "a lighthouse at dusk",
       NULL);
   gboolean ok = FALSE;
   gchar *m;
@@ -378,7 +338,7 @@ GST_START_TEST (test_control_script_actions_in_order)
   fail_unless (fd >= 0);
   fail_unless (write (fd, script, strlen (script)) == (gssize) strlen (script));
   close (fd);
-  fx = fixture_new ("worldsrc", "prompt", "a quiet harbour",
+  fx = session_new ("worldsrc", "prompt", "a quiet harbour",
       "control-script", path, NULL);
   configured (fx);
   t = running_time (fx);

@@ -15,52 +15,7 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 
-#include "script-signaller.h"
-
-/* generous: a loaded machine; every wait ends as soon as its condition */
-#define WAIT_S 20
-
-typedef struct
-{
-  GstHarness *h;
-  GstBus *bus;
-  ScriptSignaller *sig;
-} Fixture;
-
-/* @factory's element on a harness, with a bus of its own (a harness gives
- * none) and the scripted signaller, not yet playing */
-static Fixture *
-fixture_new (const gchar * factory, const gchar * pad)
-{
-  Fixture *fx = g_new0 (Fixture, 1);
-
-  fx->h = gst_harness_new_with_padnames (factory, NULL, pad);
-  fx->bus = gst_bus_new ();
-  gst_element_set_bus (fx->h->element, fx->bus);
-  fx->sig = script_signaller_new ();
-  g_object_set (fx->h->element, "signaller", fx->sig, NULL);
-  /* a director session starts with a prompt */
-  if (g_str_equal (factory, "directorsrc"))
-    g_object_set (fx->h->element, "prompt", "a lighthouse at dusk", NULL);
-  return fx;
-}
-
-static void
-fixture_free (Fixture * fx)
-{
-  gst_harness_teardown (fx->h);
-  gst_bus_set_flushing (fx->bus, TRUE);
-  gst_object_unref (fx->bus);
-  g_object_unref (fx->sig);
-  g_free (fx);
-}
-
-/* the next message of @types within WAIT_S, skipping others; NULL if none */
-static GstMessage *
-next_message (Fixture * fx, GstMessageType types)
-{
-  return gst_bus_timed_pop_filtered (fx->bus, WAIT_S * GST_SECOND, types);
-}
+#include "harness-fixture.h"
 
 static gboolean
 wait_starts (Fixture * fx, guint n)
@@ -145,7 +100,7 @@ GST_START_TEST (test_refused_start_is_an_error)
 
   script_signaller_push_http_error (fx->sig, 422, NULL, MODEL_422);
   gst_harness_play (fx->h);
-  msg = next_message (fx, GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
+  msg = fixture_next_message (fx, GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
   assert_error (msg, 422, "image_too_small");
   gst_message_unref (msg);
   fail_unless_equals_int (script_signaller_starts (fx->sig), 1);
@@ -180,7 +135,7 @@ GST_START_TEST (test_transient_retried_then_error)
   for (i = 0; i < 2; i++) {
     GError *err = NULL;
 
-    msg = next_message (fx, GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
+    msg = fixture_next_message (fx, GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
     fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING,
         "warning %u", i);
     gst_message_parse_warning (msg, &err, NULL);
@@ -188,7 +143,7 @@ GST_START_TEST (test_transient_retried_then_error)
     g_error_free (err);
     gst_message_unref (msg);
   }
-  msg = next_message (fx, GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
+  msg = fixture_next_message (fx, GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
   assert_error (msg, 503, "runner_scheduling_failure");
   gst_message_unref (msg);
   fail_unless_equals_int (script_signaller_starts (fx->sig), 3);
@@ -210,7 +165,7 @@ GST_START_TEST (test_unanswered_start_times_out)
   script_signaller_push_silence (fx->sig);
   t0 = g_get_monotonic_time ();
   gst_harness_play (fx->h);
-  msg = next_message (fx, GST_MESSAGE_ERROR);
+  msg = fixture_next_message (fx, GST_MESSAGE_ERROR);
   fail_unless (msg != NULL, "no error for a start never answered");
   fail_unless (g_get_monotonic_time () - t0 >= 300 * 1000);
   gst_message_parse_error (msg, &err, NULL);
@@ -240,12 +195,12 @@ GST_START_TEST (test_eos_before_any_frame_is_an_error)
   script_signaller_push_http_error (fx->sig, 503,
       "runner_scheduling_failure", BUSY_503);
   gst_harness_play (fx->h);
-  msg = next_message (fx, GST_MESSAGE_WARNING | GST_MESSAGE_ERROR);
+  msg = fixture_next_message (fx, GST_MESSAGE_WARNING | GST_MESSAGE_ERROR);
   fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING,
       "no warning for the refused start");
   gst_message_unref (msg);
   fail_unless (gst_element_send_event (fx->h->element, gst_event_new_eos ()));
-  msg = next_message (fx, GST_MESSAGE_ERROR);
+  msg = fixture_next_message (fx, GST_MESSAGE_ERROR);
   assert_error (msg, 503, "before any frame");
   gst_message_unref (msg);
   deadline = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;

@@ -51,6 +51,7 @@ struct _GstSessionOutput
   GstClockTime last_pts;        /* encoded video: the last frame pushed */
   guint64 next_offset;          /* audio: samples since the origin */
   GstBuffer *last;              /* video: last frame, for repeats */
+  gboolean filled_last;         /* video: the last slot was the filler's */
   gint64 last_input;            /* monotonic µs of the last input */
   GstClockTime recovery;        /* placement delay for retransmissions */
   gint width, height;           /* raw video output size; 0: not chosen */

@@ -15,10 +15,12 @@
  *   keep the sender's relation. The sender timestamp is its capture time
  *   from the sender reports (rtpbin's reference timestamp meta) once they
  *   came, before that the jitterbuffer's timestamp;
- * - video is a constant-rate sequence of slots: a frame takes the slot
- *   nearest its time, slots before it repeat the last frame, a frame whose
- *   slot is taken is dropped; when input is overdue (a stall, a renewal) a
- *   clock-driven filler thread repeats the last frame slot by slot;
+ * - video is a constant-rate sequence of slots: a frame takes the next
+ *   free slot when its time is within 3/5 of a slot of it (see
+ *   SLOT_REACH), slots before it repeat the last frame, a frame too far
+ *   behind the next free slot is dropped; when input is overdue (a stall,
+ *   a renewal) a clock-driven filler thread repeats the last frame slot by
+ *   slot;
  * - audio is a sample count since the origin: within 10 ms of its place an
  *   input follows on, a hole is filled with silence of the exact sample
  *   count, an overlap is cut;
@@ -194,6 +196,7 @@ gst_session_output_start (GstSessionOutput * out, GstClock * clock,
   out->last_input = g_get_monotonic_time ();
   memset (&out->stats, 0, sizeof (out->stats));
   gst_clear_buffer (&out->last);
+  out->filled_last = FALSE;
   g_mutex_lock (&out->origin->lock);
   gst_session_output_origin_reset (out->origin, out->kind);
   g_mutex_unlock (&out->origin->lock);
@@ -307,6 +310,7 @@ fill_one (GstSessionOutput * out, GstClockTime max)
       push_buffer (out, buf);
     }
     out->next_pts += dur;
+    out->filled_last = TRUE;
   }
   out->stats.repeated++;
   out->stats.filled += dur;
@@ -458,12 +462,17 @@ push_encoded_video (GstSessionOutput * out, GstBuffer * in, GstClockTime slot)
 }
 
 /* A raw frame takes the next free slot when its time is within this much
- * of it (3/4 of a slot) either way: frames whose times fall near the middle
- * between two slots (the grid is set by the first frame, the latency may
- * move after it) would otherwise, rounded to the nearest, go one into the
- * slot before (taken: dropped), the next into the slot after (the one
- * between repeated) with a millisecond of jitter */
-#define SLOT_REACH(d) ((d) * 3 / 4)
+ * of it (3/5 of a slot, 25 ms at 24 fps) either way: frames whose times
+ * fall near the middle between two slots (the grid is set by the first
+ * frame, the latency may move after it) would otherwise, rounded to the
+ * nearest, go one into the slot before (taken: dropped), the next into
+ * the slot after (the one between repeated) with a millisecond of jitter.
+ * A tenth of a slot either side of the middle (4 ms at 24 fps) is what it
+ * takes to cross back, and a frame is never more than 3/5 of a slot off
+ * its time. Right after the filler repeated a slot, the frame that was
+ * late for it is dropped by the nearest slot (half a slot): taken into
+ * the next slot, it and every frame after it would stay that late. */
+#define SLOT_REACH(d) ((d) * 3 / 5)
 
 static void
 push_video (GstSessionOutput * out, GstBuffer * in, GstClockTime mapped)
@@ -480,7 +489,7 @@ push_video (GstSessionOutput * out, GstBuffer * in, GstClockTime mapped)
     push_encoded_video (out, in, slot);
     return;
   }
-  if (mapped + SLOT_REACH (d) < out->next_pts) {
+  if (mapped + (out->filled_last ? d / 2 : SLOT_REACH (d)) < out->next_pts) {
     /* its slot is taken (filled while it was late): dropped */
     GST_LOG_OBJECT (out->appsrc, "frame at %" GST_TIME_FORMAT " late, its "
         "slot is taken (next %" GST_TIME_FORMAT "): dropped",
@@ -505,6 +514,7 @@ push_video (GstSessionOutput * out, GstBuffer * in, GstClockTime mapped)
   GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = out->next_pts;
   GST_BUFFER_DURATION (buf) = d;
   GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_DISCONT);
+  out->filled_last = FALSE;
   gst_buffer_replace (&out->last, buf);
   out->next_pts += d;
   push_buffer (out, buf);

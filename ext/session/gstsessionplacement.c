@@ -76,7 +76,8 @@ rise_spacing (GstSessionOutput * out)
  * the jitter: the inputs still reach their place before the filler does.
  * A larger one left alone would put every later input into a slot the
  * filler already took, and all would be dropped (a frame is safe while it
- * is at most its overdue limit less half a slot later than its place). */
+ * comes before the filler takes its slot, its overdue limit after it; half
+ * a slot is kept for where its time falls between two slots). */
 static GstClockTimeDiff
 latency_rise_limit (GstSessionOutput * out)
 {
@@ -205,8 +206,9 @@ sender_time (GstSessionOutputOrigin * o, GstSessionOutputKind k,
    * Once seen, the stream's inputs are taken as arriving now until its
    * first one with a capture time from the sender reports (a jitter's few
    * ms ahead is normal: in-order packets leave the jitterbuffer at once).
-   * After that an input without one is the decoder's (loss concealment),
-   * placed by its own timestamp (see gst_session_output_place). */
+   * After that an input without one is the decoder's (loss concealment)
+   * or came before the next report, placed by its own timestamp on the
+   * stream's basis (see on_basis and gst_session_output_place). */
   if (meta == NULL || !GST_CLOCK_TIME_IS_VALID (meta->timestamp)) {
     /* one without a capture time among those with one keeps their basis:
      * the jitterbuffer's timestamps and the capture times differ by what
@@ -242,7 +244,8 @@ sender_time (GstSessionOutputOrigin * o, GstSessionOutputKind k,
     o->ntp_offset = diff;
     o->have_ntp_offset = TRUE;
   } else if (ABS (diff - o->ntp_offset) > NTP_IMPLAUSIBLE) {
-    return o->by_sender[k] ? on_basis (o, k, pts) : pts;
+    /* the basis is relative to the input's own timestamp */
+    return o->by_sender[k] ? on_basis (o, k, GST_BUFFER_PTS (in)) : pts;
   } else {
     /* both streams': following one alone, the offset fell behind the
      * clocks' drift and the shared latency rose in 45 ms steps every few
@@ -250,7 +253,7 @@ sender_time (GstSessionOutputOrigin * o, GstSessionOutputKind k,
     o->ntp_offset += (diff - o->ntp_offset) / NTP_FOLLOW;
   }
   if (o->ntp_offset < 0 && meta->timestamp < (GstClockTime) - o->ntp_offset)
-    return pts;
+    return o->by_sender[k] ? on_basis (o, k, GST_BUFFER_PTS (in)) : pts;
   *by_sender = TRUE;
   o->basis[k] = GST_CLOCK_DIFF (GST_BUFFER_PTS (in), meta->timestamp +
       o->ntp_offset);
@@ -289,7 +292,8 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
     /* made by the decoder, not sent (loss concealment: after a stall,
      * 2 s of it at once, stamped at the stall's start): no capture time,
      * and its arrival says nothing of the path. Placed by its own
-     * timestamp at the current latency; one from the past is cut */
+     * timestamp on the stream's basis (sender_time) at the current
+     * latency; one from the past is cut */
     common = o->common;
     g_mutex_unlock (&o->lock);
     return pts + common + out->recovery;

@@ -125,10 +125,19 @@ script_start (GstSessionSignaller * signaller, const gchar * offer_sdp,
     if (reply->peer) {
       /* the peer answers as a service would; a failure is the test's */
       GError *err = NULL;
+      guint stops = self->stops;
 
       g_mutex_unlock (&self->lock);
       reply->answer = test_peer_answer (reply->peer, offer_sdp, &err);
       g_mutex_lock (&self->lock);
+      /* nothing is emitted after stop(), which may have come meanwhile */
+      if (self->stops != stops) {
+        g_mutex_unlock (&self->lock);
+        g_clear_error (&err);
+        g_free (d);
+        reply_free (reply);
+        return TRUE;
+      }
       if (reply->answer == NULL) {
         g_printerr ("script signaller: %s\n", err ? err->message : "?");
         g_clear_error (&err);

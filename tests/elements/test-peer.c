@@ -12,6 +12,7 @@
 
 /* bounds of what the peer waits for */
 #define GATHER_WAIT_US (5 * G_USEC_PER_SEC)
+#define PROMISE_WAIT_US (10 * G_USEC_PER_SEC)
 #define MAX_QUEUED 1000
 
 struct _TestPeer
@@ -60,7 +61,7 @@ test_peer_new (void)
   g_mutex_init (&peer->lock);
   g_cond_init (&peer->cond);
   g_queue_init (&peer->received);
-  peer->pipeline = gst_pipeline_new ("test-peer");
+  peer->pipeline = gst_object_ref_sink (gst_pipeline_new ("test-peer"));
   peer->webrtc = gst_element_factory_make ("webrtcbin", NULL);
   fail_unless (peer->webrtc != NULL, "no webrtcbin");
   g_object_set (peer->webrtc, "bundle-policy",
@@ -95,18 +96,62 @@ test_peer_free (TestPeer * peer)
   g_free (peer);
 }
 
+typedef struct
+{
+  TestPeer *peer;
+  gboolean changed;
+} PromiseWait;
+
+static void
+on_promise_changed (GstPromise * promise, gpointer data)
+{
+  PromiseWait *w = data;
+
+  g_mutex_lock (&w->peer->lock);
+  w->changed = TRUE;
+  g_cond_broadcast (&w->peer->cond);
+  g_mutex_unlock (&w->peer->lock);
+}
+
+/* a promise whose reply is waited for with a bound (wait_promise, with
+ * @w: the promise's own, freed with it) */
+static GstPromise *
+new_promise (TestPeer * peer, PromiseWait ** w)
+{
+  *w = g_new0 (PromiseWait, 1);
+  (*w)->peer = peer;
+  return gst_promise_new_with_change_func (on_promise_changed, *w, g_free);
+}
+
+/* whether @promise was replied to within PROMISE_WAIT_US (its change
+ * function's data is a PromiseWait) */
+static gboolean
+wait_promise (TestPeer * peer, GstPromise * promise, PromiseWait * w)
+{
+  gint64 deadline = g_get_monotonic_time () + PROMISE_WAIT_US;
+  gboolean changed;
+
+  g_mutex_lock (&peer->lock);
+  while (!w->changed && g_cond_wait_until (&peer->cond, &peer->lock, deadline));
+  changed = w->changed;
+  g_mutex_unlock (&peer->lock);
+  /* changed: gst_promise_wait returns at once */
+  return changed && gst_promise_wait (promise) == GST_PROMISE_RESULT_REPLIED;
+}
+
 /* emits @signal with @desc and waits for webrtcbin's reply */
 static gboolean
 set_description (TestPeer * peer, const gchar * signal,
     GstWebRTCSessionDescription * desc)
 {
-  GstPromise *promise = gst_promise_new ();
-  GstPromiseResult result;
+  PromiseWait *w;
+  GstPromise *promise = new_promise (peer, &w);
+  gboolean ok;
 
   g_signal_emit_by_name (peer->webrtc, signal, desc, promise);
-  result = gst_promise_wait (promise);
+  ok = wait_promise (peer, promise, w);
   gst_promise_unref (promise);
-  return result == GST_PROMISE_RESULT_REPLIED;
+  return ok;
 }
 
 /* the local description, once it holds a UDP host candidate on
@@ -139,6 +184,7 @@ test_peer_answer (TestPeer * peer, const gchar * offer, GError ** error)
   GstSDPMessage *sdp = NULL;
   GstWebRTCSessionDescription *desc;
   GstPromise *promise;
+  PromiseWait *w;
   const GstStructure *reply;
   gboolean ok;
   gchar *text;
@@ -157,9 +203,9 @@ test_peer_answer (TestPeer * peer, const gchar * offer, GError ** error)
     return NULL;
   }
 
-  promise = gst_promise_new ();
+  promise = new_promise (peer, &w);
   g_signal_emit_by_name (peer->webrtc, "create-answer", NULL, promise);
-  if (gst_promise_wait (promise) != GST_PROMISE_RESULT_REPLIED ||
+  if (!wait_promise (peer, promise, w) ||
       (reply = gst_promise_get_reply (promise)) == NULL) {
     gst_promise_unref (promise);
     g_set_error_literal (error, GST_STREAM_ERROR, GST_STREAM_ERROR_ENCODE,

@@ -251,6 +251,21 @@ check_every_slot_once (Timeline * t, guint n)
         10 * GST_MSECOND + i * t->frame);
 }
 
+/* The output holds @n buffers, one per slot from the first one's. */
+static void
+check_grid (Timeline * t, guint n)
+{
+  GstClockTime origin;
+  guint i;
+
+  collect_output (t);
+  fail_unless_equals_int (t->pts->len, n);
+  origin = g_array_index (t->pts, GstClockTime, 0);
+  for (i = 0; i < t->pts->len; i++)
+    fail_unless_equals_uint64 (g_array_index (t->pts, GstClockTime, i),
+        origin + i * t->frame);
+}
+
 static GstSessionOutputStats
 stats (Timeline * t)
 {
@@ -568,7 +583,7 @@ GST_END_TEST;
  * dropped) and the one after (the slot between repeated): a frame lost
  * and one shown twice every other frame, a sync marker a frame late
  * (elements/directorsrc-recording under load, 2-8 drops per run). A
- * frame within three quarters of a slot of the next free one takes it. */
+ * frame within 3/5 of a slot of the next free one takes it. */
 GST_START_TEST (test_frames_half_a_slot_off_keep_every_slot)
 {
   Timeline t;
@@ -588,8 +603,38 @@ GST_START_TEST (test_frames_half_a_slot_off_keep_every_slot)
   fail_unless_equals_uint64 (s.in, 96);
   fail_unless_equals_uint64 (s.dropped, 0);
   fail_unless_equals_uint64 (s.repeated, 0);
-  collect_output (&t);
-  fail_unless_equals_int (t.pts->len, 96);
+  check_grid (&t, 96);
+  timeline_clear (&t);
+}
+
+GST_END_TEST;
+
+/* directorsrc's 24 fps. The frames' times fall 0.45 of a slot after
+ * their slots (the first frame set the grid, the sender's timestamps of
+ * the others are that much later), and frame 40 comes after the filler
+ * repeated its slot. It is dropped: taken into the next free slot (it is
+ * within 3/5 of a slot of it), it and every frame after it would have
+ * stayed 0.55 of a slot late, the video 23 ms later than the audio for
+ * the rest of the session. */
+GST_START_TEST (test_frame_late_for_a_repeated_slot_is_dropped)
+{
+  Timeline t;
+  GstSessionOutputStats s;
+  guint i;
+
+  timeline_init_rate (&t, FALSE, 24);
+  for (i = 0; i < 96; i++) {
+    GstBuffer *buf = gst_buffer_new_allocate (NULL, 16 * 16 * 3 / 2, NULL);
+    GstClockTime pts = i * t.frame + (i == 0 ? 0 : t.frame * 45 / 100);
+
+    GST_BUFFER_PTS (buf) = pts;
+    push_at (&t, buf, pts + 10 * GST_MSECOND + (i == 40 ? 2 * t.frame : 0));
+  }
+  s = stats (&t);
+  fail_unless_equals_uint64 (s.in, 96);
+  fail_unless_equals_uint64 (s.dropped, 1);
+  fail_unless_equals_uint64 (s.repeated, 1);
+  check_grid (&t, 96);
   timeline_clear (&t);
 }
 
@@ -649,6 +694,7 @@ timeline_suite (void)
   tcase_add_test (tc, test_path_rise_is_taken_at_once);
   tcase_add_test (tc, test_frames_half_a_slot_off_keep_every_slot);
   tcase_add_test (tc, test_input_without_capture_time_keeps_the_basis);
+  tcase_add_test (tc, test_frame_late_for_a_repeated_slot_is_dropped);
   return s;
 }
 

@@ -16,7 +16,10 @@
  * The output keeps its pace whatever the service does: when a chunk is
  * late (`deadline_missed`) or a session is being renewed, the last frame is
  * repeated and silence of the exact sample count fills the audio; audio
- * and video start together. `renew` is on by default: when the service
+ * and video start together, and keep the sender's relation from each
+ * session's first sender reports on (`session/synced` with the running
+ * time from which they do; before, the video is placed by its arrival).
+ * `renew` is on by default: when the service
  * ends a session at its limit (`stream_exhausted`, reason
  * `session_limit`), a new session is configured with the latest prompt and
  * the stream goes on.

@@ -50,6 +50,9 @@ typedef struct
                                  * ahead of arrival (see sender_time) */
   GstClockTimeDiff common;      /* the latency both streams are placed at */
   gboolean have_common;
+  gboolean synced;              /* both streams placed by sender time, */
+  GstClockTime synced_at;       /* from this running time on */
+  gboolean synced_told;         /* gst_session_output_origin_take_synced */
 } GstSessionOutputOrigin;
 
 typedef struct _GstSessionOutput GstSessionOutput;
@@ -105,6 +108,10 @@ GstSessionOutputResult gst_session_output_push (GstSessionOutput * out,
 
 G_GNUC_INTERNAL
 void gst_session_output_new_session (GstSessionOutput * out);
+
+G_GNUC_INTERNAL
+gboolean gst_session_output_origin_take_synced (GstSessionOutputOrigin * o,
+    GstClockTime * running_time);
 
 G_GNUC_INTERNAL
 void gst_session_output_end (GstSessionOutput * out);

@@ -59,6 +59,29 @@ gst_session_output_origin_reset (GstSessionOutputOrigin * o,
   o->ahead[k] = FALSE;
   o->have_ntp_offset = FALSE;
   o->have_common = FALSE;
+  o->synced = FALSE;
+  o->synced_told = FALSE;
+}
+
+/* Once per session: whether audio and video are both placed by the
+ * sender's capture times now, and from which running time on (@running_time).
+ * Until then the stream without its first sender report is placed by its
+ * arrival: the video's first frames come behind the audio by their
+ * encoding, and at the report the audio takes a silence that long. */
+gboolean
+gst_session_output_origin_take_synced (GstSessionOutputOrigin * o,
+    GstClockTime * running_time)
+{
+  gboolean take;
+
+  g_mutex_lock (&o->lock);
+  take = o->synced && !o->synced_told;
+  if (take) {
+    o->synced_told = TRUE;
+    *running_time = o->synced_at;
+  }
+  g_mutex_unlock (&o->lock);
+  return take;
 }
 
 /* Inputs showing a rise must come at least this far apart to confirm it:
@@ -413,6 +436,12 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
     common = o->common;
   o->common = common;
   o->have_common = TRUE;
+  if (by_sender && o->by_sender[other] && !o->synced) {
+    o->synced = TRUE;
+    o->synced_at = pts + common + out->recovery;
+    GST_DEBUG_OBJECT (out->appsrc, "both streams placed by the sender's "
+        "capture times from %" GST_TIME_FORMAT, GST_TIME_ARGS (o->synced_at));
+  }
   g_mutex_unlock (&o->lock);
   return pts + common + out->recovery;
 }

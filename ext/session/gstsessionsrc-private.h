@@ -62,6 +62,7 @@ typedef struct
 
   /* output stage, lives as long as the element */
   GstSessionOutputOrigin origin;
+  GstClockTime synced_at;       /* session/synced's, under the origin lock */
   GstSessionOutput *outputs[2];
 
   /* the session thread */

@@ -435,6 +435,25 @@ post_first_frame (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* A session's audio and video keep the sender's relation from here on */
+static gboolean
+post_synced (gpointer data)
+{
+  GstSessionSrc *self = data;
+  GstSessionSrcPrivate *priv = PRIV (self);
+  GstClockTime at;
+
+  g_mutex_lock (&priv->origin.lock);
+  at = priv->synced_at;
+  g_mutex_unlock (&priv->origin.lock);
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self),
+          gst_structure_new ("session/synced",
+              "session", G_TYPE_UINT, priv->lifecycle.sessions,
+              "running-time", G_TYPE_UINT64, (guint64) at, NULL)));
+  return G_SOURCE_REMOVE;
+}
+
 static gboolean
 size_expected (GstSessionSrc * self, GstSample * sample)
 {
@@ -462,6 +481,7 @@ on_sample (GstSessionStage * stage, GstSessionOutputKind kind,
   GstSessionSrc *self = data;
   GstSessionSrcPrivate *priv = PRIV (self);
   GstSessionOutputResult result;
+  GstClockTime at;
 
   /* before `configured` the service streams its default size: keep it out
    * of the output (the timeline is filled meanwhile) */
@@ -483,6 +503,13 @@ on_sample (GstSessionStage * stage, GstSessionOutputKind kind,
       g_atomic_pointer_compare_and_exchange (&priv->first_frame_at, NULL,
           GSIZE_TO_POINTER ((gsize) g_get_monotonic_time ())))
     src_invoke (self, post_first_frame);
+  /* audio and video on the sender's clock: sync is the sender's from here */
+  if (gst_session_output_origin_take_synced (&priv->origin, &at)) {
+    g_mutex_lock (&priv->origin.lock);
+    priv->synced_at = at;
+    g_mutex_unlock (&priv->origin.lock);
+    src_invoke (self, post_synced);
+  }
 }
 
 static void

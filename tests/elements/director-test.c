@@ -475,11 +475,36 @@ decoded_free (Decoded * d)
   g_free (d);
 }
 
+/* Whether a pair whose earlier half is at @t (@d's time; @shift later on
+ * the element's running time) keeps the sender's relation by the element's
+ * word: a session/synced (@synced: their running times) at or before it,
+ * and none in the PRESYNC_WINDOW after it (a renewed session's start). */
+static gboolean
+after_sync (const GArray * synced, GstClockTime t, GstClockTime shift)
+{
+  gboolean after = FALSE;
+  guint k;
+
+  t += shift;
+  for (k = 0; k < synced->len; k++) {
+    GstClockTime s = g_array_index (synced, GstClockTime, k);
+
+    if (s <= t)
+      after = TRUE;
+    else if (s <= t + PRESYNC_WINDOW)
+      return FALSE;
+  }
+  return after;
+}
+
 /* Pairs each marker with the nearest click within 0.5 s; returns the
- * pairs, in @worst the largest offset (click minus marker) and in @missing
+ * pairs, in @worst the largest offset (click minus marker) of those that
+ * came after the element said the session's streams keep the sender's
+ * relation (after_sync), in @presync that of the others, and in @missing
  * the markers without a click (but for one cut by the end). */
 guint
-measure_sync (Decoded * d, const gchar * what, GstClockTimeDiff * worst,
+measure_sync (Decoded * d, const gchar * what, const GArray * synced,
+    GstClockTime shift, GstClockTimeDiff * worst, GstClockTimeDiff * presync,
     guint * missing)
 {
   GstClockTime end;
@@ -488,6 +513,7 @@ measure_sync (Decoded * d, const gchar * what, GstClockTimeDiff * worst,
   fail_unless (d->vpts->len > 0);
   end = g_array_index (d->vpts, GstClockTime, d->vpts->len - 1);
   *worst = 0;
+  *presync = 0;
   *missing = 0;
   g_print ("measured (%s): %u markers, %u clicks at", what, d->markers->len,
       d->clicks->len);
@@ -512,10 +538,17 @@ measure_sync (Decoded * d, const gchar * what, GstClockTimeDiff * worst,
         (*missing)++;
       continue;
     }
-    g_print ("measured (%s): marker at %" GST_TIME_FORMAT ", click %+.1f "
-        "ms\n", what, GST_TIME_ARGS (m), best / 1e6);
-    if (ABS (best) > ABS (*worst))
-      *worst = best;
+    if (after_sync (synced, MIN (m, (GstClockTime) (m + best)), shift)) {
+      g_print ("measured (%s): marker at %" GST_TIME_FORMAT ", click %+.1f "
+          "ms\n", what, GST_TIME_ARGS (m), best / 1e6);
+      if (ABS (best) > ABS (*worst))
+        *worst = best;
+    } else {
+      g_print ("measured (%s): marker at %" GST_TIME_FORMAT ", click %+.1f "
+          "ms (before session/synced)\n", what, GST_TIME_ARGS (m), best / 1e6);
+      if (ABS (best) > ABS (*presync))
+        *presync = best;
+    }
     pairs++;
   }
   return pairs;

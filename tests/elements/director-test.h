@@ -98,8 +98,12 @@ gboolean decoded_wait_markers (Decoded * d, guint n, GstClockTime timeout);
 G_GNUC_INTERNAL
 void decoded_free (Decoded * d);
 
+/* a session's output before its session/synced: this long at most */
+#define PRESYNC_WINDOW (2 * GST_SECOND)
+
 G_GNUC_INTERNAL
-guint measure_sync (Decoded * d, const gchar * what, GstClockTimeDiff * worst,
+guint measure_sync (Decoded * d, const gchar * what, const GArray * synced,
+    GstClockTime shift, GstClockTimeDiff * worst, GstClockTimeDiff * presync,
     guint * missing);
 
 G_GNUC_INTERNAL

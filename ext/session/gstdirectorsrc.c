@@ -17,8 +17,10 @@
  * late (`deadline_missed`) or a session is being renewed, the last frame is
  * repeated and silence of the exact sample count fills the audio; audio
  * and video start together, and keep the sender's relation from each
- * session's first sender reports on (`session/synced` with the running
- * time from which they do; before, the video is placed by its arrival).
+ * session's first sender reports on (`session/synced`, once per session,
+ * with the running time from which they do; before, the stream whose
+ * first report came last is placed by its jitterbuffer timestamps or its
+ * arrival).
  * `renew` is on by default: when the service
  * ends a session at its limit (`stream_exhausted`, reason
  * `session_limit`), a new session is configured with the latest prompt and

@@ -53,6 +53,7 @@ typedef struct
   gboolean synced;              /* both streams placed by sender time, */
   GstClockTime synced_at;       /* from this running time on */
   gboolean synced_told;         /* gst_session_output_origin_take_synced */
+  GstClockTime last_end[2];     /* per kind: where its last input ends */
 } GstSessionOutputOrigin;
 
 typedef struct _GstSessionOutput GstSessionOutput;

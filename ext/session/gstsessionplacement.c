@@ -61,6 +61,7 @@ gst_session_output_origin_reset (GstSessionOutputOrigin * o,
   o->have_common = FALSE;
   o->synced = FALSE;
   o->synced_told = FALSE;
+  o->last_end[0] = o->last_end[1] = GST_CLOCK_TIME_NONE;
 }
 
 /* Once per session: whether audio and video are both placed by the
@@ -299,7 +300,7 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
     GstClockTime now)
 {
   GstSessionOutputOrigin *o = out->origin;
-  GstClockTime pts;
+  GstClockTime pts, end;
   GstClockTimeDiff lat, rise, common;
   GstClockTimeDiff local;
   gint k = out->kind, other = 1 - out->kind;
@@ -436,12 +437,23 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
     common = o->common;
   o->common = common;
   o->have_common = TRUE;
+  pts += common + out->recovery;
+  /* where this input ends: content placed before on the old basis (at a
+   * latency lower by the rise this may bring, or by arrival) runs up to
+   * there, not in the sender's relation */
+  end = pts + (GST_BUFFER_DURATION_IS_VALID (in) ? GST_BUFFER_DURATION (in) :
+      0);
   if (by_sender && o->by_sender[other] && !o->synced) {
     o->synced = TRUE;
-    o->synced_at = pts + common + out->recovery;
+    o->synced_at = pts;
+    if (GST_CLOCK_TIME_IS_VALID (o->last_end[other]))
+      o->synced_at = MAX (o->synced_at, o->last_end[other]);
+    if (GST_CLOCK_TIME_IS_VALID (o->last_end[k]))
+      o->synced_at = MAX (o->synced_at, o->last_end[k]);
     GST_DEBUG_OBJECT (out->appsrc, "both streams placed by the sender's "
         "capture times from %" GST_TIME_FORMAT, GST_TIME_ARGS (o->synced_at));
   }
+  o->last_end[k] = end;
   g_mutex_unlock (&o->lock);
-  return pts + common + out->recovery;
+  return pts;
 }

@@ -62,7 +62,8 @@ typedef struct
 
   /* output stage, lives as long as the element */
   GstSessionOutputOrigin origin;
-  GstClockTime synced_at;       /* session/synced's, under the origin lock */
+  gint session_number;          /* lifecycle.sessions, for streaming threads
+                                 * (atomic) */
   GstSessionOutput *outputs[2];
 
   /* the session thread */

@@ -435,22 +435,37 @@ post_first_frame (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* A session's audio and video keep the sender's relation from here on */
+typedef struct
+{
+  GstSessionSrc *self;
+  guint session;
+  GstClockTime at;
+} Synced;
+
+static void
+synced_free (gpointer data)
+{
+  Synced *s = data;
+
+  gst_object_unref (s->self);
+  g_free (s);
+}
+
+/* A session's audio and video keep the sender's relation from @at on
+ * (the session's number and the time taken when it happened: a renewal
+ * may come before this runs) */
 static gboolean
 post_synced (gpointer data)
 {
-  GstSessionSrc *self = data;
-  GstSessionSrcPrivate *priv = PRIV (self);
-  GstClockTime at;
+  Synced *s = data;
 
-  g_mutex_lock (&priv->origin.lock);
-  at = priv->synced_at;
-  g_mutex_unlock (&priv->origin.lock);
-  gst_element_post_message (GST_ELEMENT (self),
-      gst_message_new_element (GST_OBJECT (self),
+  if (PRIV (s->self)->ended)
+    return G_SOURCE_REMOVE;
+  gst_element_post_message (GST_ELEMENT (s->self),
+      gst_message_new_element (GST_OBJECT (s->self),
           gst_structure_new ("session/synced",
-              "session", G_TYPE_UINT, priv->lifecycle.sessions,
-              "running-time", G_TYPE_UINT64, (guint64) at, NULL)));
+              "session", G_TYPE_UINT, s->session,
+              "running-time", G_TYPE_UINT64, (guint64) s->at, NULL)));
   return G_SOURCE_REMOVE;
 }
 
@@ -505,10 +520,12 @@ on_sample (GstSessionStage * stage, GstSessionOutputKind kind,
     src_invoke (self, post_first_frame);
   /* audio and video on the sender's clock: sync is the sender's from here */
   if (gst_session_output_origin_take_synced (&priv->origin, &at)) {
-    g_mutex_lock (&priv->origin.lock);
-    priv->synced_at = at;
-    g_mutex_unlock (&priv->origin.lock);
-    src_invoke (self, post_synced);
+    Synced *s = g_new (Synced, 1);
+
+    s->self = gst_object_ref (self);
+    s->session = g_atomic_int_get (&priv->session_number);
+    s->at = at;
+    gst_session_context_invoke (&priv->ctx, post_synced, s, synced_free);
   }
 }
 
@@ -764,6 +781,7 @@ src_start_session (GstSessionSrc * self)
   config.base_time = gst_element_get_base_time (GST_ELEMENT (self));
 
   priv->lifecycle.sessions++;
+  g_atomic_int_set (&priv->session_number, priv->lifecycle.sessions);
   gst_session_stats_reset (&priv->stats_state);
   priv->started_at = g_get_monotonic_time ();
   priv->opened_at = 0;

@@ -500,12 +500,12 @@ after_sync (const GArray * synced, GstClockTime t, GstClockTime shift)
 /* Pairs each marker with the nearest click within 0.5 s; returns the
  * pairs, in @worst the largest offset (click minus marker) of those that
  * came after the element said the session's streams keep the sender's
- * relation (after_sync), in @presync that of the others, and in @missing
- * the markers without a click (but for one cut by the end). */
+ * relation (after_sync), in @presync that of the @before others, and in
+ * @missing the markers without a click (but for one cut by the end). */
 guint
 measure_sync (Decoded * d, const gchar * what, const GArray * synced,
     GstClockTime shift, GstClockTimeDiff * worst, GstClockTimeDiff * presync,
-    guint * missing)
+    guint * missing, guint * before)
 {
   GstClockTime end;
   guint i, j, pairs = 0;
@@ -515,6 +515,7 @@ measure_sync (Decoded * d, const gchar * what, const GArray * synced,
   *worst = 0;
   *presync = 0;
   *missing = 0;
+  *before = 0;
   g_print ("measured (%s): %u markers, %u clicks at", what, d->markers->len,
       d->clicks->len);
   for (j = 0; j < d->clicks->len; j++)
@@ -548,6 +549,7 @@ measure_sync (Decoded * d, const gchar * what, const GArray * synced,
           "ms (before session/synced)\n", what, GST_TIME_ARGS (m), best / 1e6);
       if (ABS (best) > ABS (*presync))
         *presync = best;
+      (*before)++;
     }
     pairs++;
   }

@@ -104,7 +104,7 @@ void decoded_free (Decoded * d);
 G_GNUC_INTERNAL
 guint measure_sync (Decoded * d, const gchar * what, const GArray * synced,
     GstClockTime shift, GstClockTimeDiff * worst, GstClockTimeDiff * presync,
-    guint * missing);
+    guint * missing, guint * before);
 
 G_GNUC_INTERNAL
 GstClockTime file_duration (const gchar * path);

@@ -149,6 +149,17 @@ arrive (Timeline * t, guint i, GstClockTime latency)
   push_at (t, buf, i * t->frame + latency);
 }
 
+/* A frame with the sender timestamp @pts arrives 10 ms after it, and
+ * @late more */
+static void
+arrive_at (Timeline * t, GstClockTime pts, GstClockTime late)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, 16 * 16 * 3 / 2, NULL);
+
+  GST_BUFFER_PTS (buf) = pts;
+  push_at (t, buf, pts + 10 * GST_MSECOND + late);
+}
+
 /* Ends the output and reads the timestamps of all it pushed (bounded). */
 static void
 collect_output (Timeline * t)
@@ -591,14 +602,9 @@ GST_START_TEST (test_frames_half_a_slot_off_keep_every_slot)
   guint i;
 
   timeline_init_rate (&t, FALSE, 24);
-  for (i = 0; i < 96; i++) {
-    GstBuffer *buf = gst_buffer_new_allocate (NULL, 16 * 16 * 3 / 2, NULL);
-    GstClockTime pts = i * t.frame + (i == 0 ? 0 : i % 2 ? -GST_MSECOND :
-        GST_MSECOND);
-
-    GST_BUFFER_PTS (buf) = pts;
-    push_at (&t, buf, pts + 10 * GST_MSECOND + (i == 0 ? t.frame / 2 : 0));
-  }
+  for (i = 0; i < 96; i++)
+    arrive_at (&t, i * t.frame + (i == 0 ? 0 : i % 2 ? -GST_MSECOND :
+            GST_MSECOND), i == 0 ? t.frame / 2 : 0);
   s = stats (&t);
   fail_unless_equals_uint64 (s.in, 96);
   fail_unless_equals_uint64 (s.dropped, 0);
@@ -623,13 +629,9 @@ GST_START_TEST (test_frame_late_for_a_repeated_slot_is_dropped)
   guint i;
 
   timeline_init_rate (&t, FALSE, 24);
-  for (i = 0; i < 96; i++) {
-    GstBuffer *buf = gst_buffer_new_allocate (NULL, 16 * 16 * 3 / 2, NULL);
-    GstClockTime pts = i * t.frame + (i == 0 ? 0 : t.frame * 45 / 100);
-
-    GST_BUFFER_PTS (buf) = pts;
-    push_at (&t, buf, pts + 10 * GST_MSECOND + (i == 40 ? 2 * t.frame : 0));
-  }
+  for (i = 0; i < 96; i++)
+    arrive_at (&t, i * t.frame + (i == 0 ? 0 : t.frame * 45 / 100),
+        i == 40 ? 2 * t.frame : 0);
   s = stats (&t);
   fail_unless_equals_uint64 (s.in, 96);
   fail_unless_equals_uint64 (s.dropped, 1);

@@ -44,6 +44,8 @@ struct _SvcClient
   GPtrArray *messages;
   guint invalid;
   guint64 video_frames;
+  GstClockTime last_video_sender;       /* the last frame's capture time */
+  GstClockTime last_video_running;      /* and its running time */
   gint width, height;
   GstSample *last_video;
   guint64 audio_samples;

@@ -114,6 +114,7 @@ svc_client_new (const gchar * base_url, GstSessionApp app,
   GstElement *ice = NULL;
   gboolean ok = FALSE;
 
+  c->last_video_sender = c->last_video_running = GST_CLOCK_TIME_NONE;
   g_mutex_init (&c->lock);
   g_cond_init (&c->cond);
   c->app = app;

@@ -55,6 +55,11 @@ guint svc_client_count_messages (SvcClient * client, const gchar * type);
 gboolean svc_client_wait_video_frames (SvcClient * client, guint64 frames,
     gint timeout_ms);
 guint64 svc_client_video_frames (SvcClient * client);
+/* the frames so far, and the last one's capture time on the sender's
+ * clock (@sender, from the sender reports; NONE before them) and its
+ * @running_time: not when a loaded machine let the frame through */
+guint64 svc_client_video_frames_at (SvcClient * client, GstClockTime * sender,
+    GstClockTime * running_time);
 void svc_client_video_size (SvcClient * client, gint * width, gint * height);
 /* mean absolute luma difference of the last frame and @reference over the
  * rows from @top to the bottom */

@@ -78,6 +78,9 @@ on_video_sample (GstAppSink * sink, gpointer data)
     mark = marker_on (sample, &info);
   g_mutex_lock (&c->lock);
   c->video_frames++;
+  c->last_video_sender = sender_time (gst_sample_get_buffer (sample));
+  c->last_video_running = sample_running_time (sample,
+      GST_BUFFER_PTS (gst_sample_get_buffer (sample)));
   c->width = GST_VIDEO_INFO_WIDTH (&info);
   c->height = GST_VIDEO_INFO_HEIGHT (&info);
   if (mark && !c->mark_prev) {
@@ -300,6 +303,20 @@ svc_client_video_frames (SvcClient * c)
 
   g_mutex_lock (&c->lock);
   n = c->video_frames;
+  g_mutex_unlock (&c->lock);
+  return n;
+}
+
+guint64
+svc_client_video_frames_at (SvcClient * c, GstClockTime * sender,
+    GstClockTime * running_time)
+{
+  guint64 n;
+
+  g_mutex_lock (&c->lock);
+  n = c->video_frames;
+  *sender = c->last_video_sender;
+  *running_time = c->last_video_running;
   g_mutex_unlock (&c->lock);
   return n;
 }

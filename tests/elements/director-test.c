@@ -559,7 +559,7 @@ measure_sync (Decoded * d, const gchar * what, const GArray * synced,
 GstClockTime
 file_duration (const gchar * path)
 {
-  GstDiscoverer *disc = gst_discoverer_new (10 * GST_SECOND, NULL);
+  GstDiscoverer *disc = gst_discoverer_new (DISCOVER_TIMEOUT, NULL);
   gchar *uri = gst_filename_to_uri (path, NULL);
   GstDiscovererInfo *info = gst_discoverer_discover_uri (disc, uri, NULL);
   GstClockTime duration;

@@ -13,6 +13,10 @@
 
 G_BEGIN_DECLS
 
+/* gst-discoverer's bound on reading a recording: 10 s timed out once
+ * under the stress load (GST_DISCOVERER_TIMEOUT on a playable MP4) */
+#define DISCOVER_TIMEOUT (30 * GST_SECOND)
+
 typedef struct _ServiceHarness ServiceHarness;
 
 /* Starts gst-session-service with the given extra arguments (NULL

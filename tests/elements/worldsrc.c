@@ -194,7 +194,7 @@ GST_START_TEST (test_exhausted_gives_playable_mp4)
   bus_log_assert_no_error (log);
   stop_pipeline (pipeline);
 
-  disc = gst_discoverer_new (10 * GST_SECOND, NULL);
+  disc = gst_discoverer_new (DISCOVER_TIMEOUT, NULL);
   uri = gst_filename_to_uri (path, NULL);
   info = gst_discoverer_discover_uri (disc, uri, NULL);
   fail_unless (info != NULL);
@@ -224,7 +224,7 @@ GST_END_TEST;
 static GstClockTime
 discover_duration (const gchar * path)
 {
-  GstDiscoverer *disc = gst_discoverer_new (10 * GST_SECOND, NULL);
+  GstDiscoverer *disc = gst_discoverer_new (DISCOVER_TIMEOUT, NULL);
   gchar *uri = gst_filename_to_uri (path, NULL);
   GstDiscovererInfo *info = gst_discoverer_discover_uri (disc, uri, NULL);
   GstClockTime duration;

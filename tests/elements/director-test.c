@@ -559,17 +559,5 @@ measure_sync (Decoded * d, const gchar * what, const GArray * synced,
 GstClockTime
 file_duration (const gchar * path)
 {
-  GstDiscoverer *disc = gst_discoverer_new (DISCOVER_TIMEOUT, NULL);
-  gchar *uri = gst_filename_to_uri (path, NULL);
-  GstDiscovererInfo *info = gst_discoverer_discover_uri (disc, uri, NULL);
-  GstClockTime duration;
-
-  fail_unless (info != NULL);
-  fail_unless_equals_int (gst_discoverer_info_get_result (info),
-      GST_DISCOVERER_OK);
-  duration = gst_discoverer_info_get_duration (info);
-  gst_discoverer_info_unref (info);
-  g_object_unref (disc);
-  g_free (uri);
-  return duration;
+  return recording_duration (path);
 }

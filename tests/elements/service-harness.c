@@ -4,6 +4,8 @@
  */
 
 #include <gst/check/gstcheck.h>
+#include <gst/pbutils/pbutils.h>
+#include <glib/gstdio.h>
 #include <gio/gio.h>
 #include <libsoup/soup.h>
 #include <string.h>
@@ -385,4 +387,30 @@ stop_pipeline (GstElement * pipeline)
   fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
       GST_STATE_CHANGE_SUCCESS);
   gst_object_unref (pipeline);
+}
+
+GstClockTime
+recording_duration (const gchar * path)
+{
+  GstDiscoverer *disc = gst_discoverer_new (DISCOVER_TIMEOUT, NULL);
+  gchar *uri = gst_filename_to_uri (path, NULL);
+  GError *err = NULL;
+  GstDiscovererInfo *info = gst_discoverer_discover_uri (disc, uri, &err);
+  GstDiscovererResult result = info ? gst_discoverer_info_get_result (info) :
+      GST_DISCOVERER_ERROR;
+  GstClockTime duration = GST_CLOCK_TIME_NONE;
+  GStatBuf st = { 0, };
+
+  if (result != GST_DISCOVERER_OK) {
+    g_stat (path, &st);
+    fail ("gst-discoverer cannot read %s (%" G_GINT64_FORMAT " bytes): "
+        "result %d, %s", path, (gint64) st.st_size, result,
+        err ? err->message : "no error");
+  }
+  duration = gst_discoverer_info_get_duration (info);
+  g_clear_error (&err);
+  gst_discoverer_info_unref (info);
+  g_object_unref (disc);
+  g_free (uri);
+  return duration;
 }

@@ -17,6 +17,10 @@ G_BEGIN_DECLS
  * under the stress load (GST_DISCOVERER_TIMEOUT on a playable MP4) */
 #define DISCOVER_TIMEOUT (30 * GST_SECOND)
 
+/* The duration gst-discoverer reads in the recording at @path; fails,
+ * naming its result, its error and the file's size, when it cannot. */
+GstClockTime recording_duration (const gchar * path);
+
 typedef struct _ServiceHarness ServiceHarness;
 
 /* Starts gst-session-service with the given extra arguments (NULL

@@ -181,9 +181,6 @@ GST_START_TEST (test_exhausted_gives_playable_mp4)
   GstElement *pipeline = gst_parse_launch (desc, NULL);
   BusLog *log = bus_log_new (pipeline);
   GstMessage *msg;
-  GstDiscoverer *disc;
-  GstDiscovererInfo *info;
-  gchar *uri;
   GstClockTime duration;
 
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
@@ -194,23 +191,14 @@ GST_START_TEST (test_exhausted_gives_playable_mp4)
   bus_log_assert_no_error (log);
   stop_pipeline (pipeline);
 
-  disc = gst_discoverer_new (DISCOVER_TIMEOUT, NULL);
-  uri = gst_filename_to_uri (path, NULL);
-  info = gst_discoverer_discover_uri (disc, uri, NULL);
-  fail_unless (info != NULL);
-  fail_unless_equals_int (gst_discoverer_info_get_result (info),
-      GST_DISCOVERER_OK);
-  duration = gst_discoverer_info_get_duration (info);
+  duration = recording_duration (path);
   /* 2 blocks of 16 frames: 2 s of the service's timeline, less the
    * frames before the first keyframe (the first ones of a stream), more if
    * the service was slow (the output repeats frames, never cuts) */
   fail_unless (duration >= 1500 * GST_MSECOND &&
       duration <= 4500 * GST_MSECOND, "duration %" GST_TIME_FORMAT,
       GST_TIME_ARGS (duration));
-  gst_discoverer_info_unref (info);
-  g_object_unref (disc);
   g_unlink (path);
-  g_free (uri);
   g_free (desc);
   g_free (path);
   g_free (url);
@@ -221,24 +209,6 @@ GST_START_TEST (test_exhausted_gives_playable_mp4)
 GST_END_TEST;
 
 /* a recording file: playable to its end, its duration */
-static GstClockTime
-discover_duration (const gchar * path)
-{
-  GstDiscoverer *disc = gst_discoverer_new (DISCOVER_TIMEOUT, NULL);
-  gchar *uri = gst_filename_to_uri (path, NULL);
-  GstDiscovererInfo *info = gst_discoverer_discover_uri (disc, uri, NULL);
-  GstClockTime duration;
-
-  fail_unless (info != NULL);
-  fail_unless_equals_int (gst_discoverer_info_get_result (info),
-      GST_DISCOVERER_OK);
-  duration = gst_discoverer_info_get_duration (info);
-  gst_discoverer_info_unref (info);
-  g_object_unref (disc);
-  g_free (uri);
-  return duration;
-}
-
 /* decode=false: the stream as it arrived, remuxed without re-encoding,
  * ended by an EOS (gst-launch -e) */
 static void
@@ -266,7 +236,7 @@ record_encoded (const gchar * service_flag, const gchar * mux,
   bus_log_assert_no_error (log);
   stop_pipeline (pipeline);
 
-  duration = discover_duration (path);
+  duration = recording_duration (path);
   fail_unless (duration >= 2 * GST_SECOND && duration <= 6 * GST_SECOND,
       "duration %" GST_TIME_FORMAT, GST_TIME_ARGS (duration));
   g_unlink (path);

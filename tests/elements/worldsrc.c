@@ -16,6 +16,19 @@
 
 #include "world-test.h"
 
+/* a file of this process in the temporary folder: two runs of this
+ * program at once (the stress loop's workers) wrote and removed each
+ * other's recordings under one fixed name ("Resource not found") */
+static gchar *
+pid_path (const gchar * what, const gchar * ext)
+{
+  gchar *name = g_strdup_printf ("%s-%d.%s", what, (gint) getpid (), ext);
+  gchar *path = g_build_filename (g_get_tmp_dir (), name, NULL);
+
+  g_free (name);
+  return path;
+}
+
 GST_START_TEST (test_frames_size_rate_timestamps)
 {
   ServiceHarness *svc = service_harness_start (NULL, NULL);
@@ -173,8 +186,7 @@ GST_START_TEST (test_exhausted_gives_playable_mp4)
   ServiceHarness *svc = service_harness_start ("--world-max-blocks=2",
       "--world-frames-per-block=16", NULL);
   gchar *url = service_harness_url (svc, "world");
-  gchar *path = g_build_filename (g_get_tmp_dir (), "worldsrc-test.mp4",
-      NULL);
+  gchar *path = pid_path ("worldsrc-test", "mp4");
   gchar *desc = g_strdup_printf ("worldsrc url=%s ! videoconvert ! "
       "x264enc tune=zerolatency speed-preset=ultrafast ! mp4mux ! "
       "filesink location=%s", url, path);
@@ -217,8 +229,7 @@ record_encoded (const gchar * service_flag, const gchar * mux,
 {
   ServiceHarness *svc = service_harness_start (service_flag, NULL);
   gchar *url = service_harness_url (svc, "world");
-  gchar *path = g_strdup_printf ("%s/worldsrc-encoded.%s", g_get_tmp_dir (),
-      ext);
+  gchar *path = pid_path ("worldsrc-encoded", ext);
   gchar *desc = g_strdup_printf ("worldsrc url=%s decode=false ! %s ! "
       "filesink location=%s", url, mux, path);
   GstElement *pipeline = gst_parse_launch (desc, NULL);
@@ -342,8 +353,7 @@ GST_END_TEST;
 GST_START_TEST (test_control_script)
 {
   ServiceHarness *svc = service_harness_start (NULL, NULL);
-  gchar *path = g_build_filename (g_get_tmp_dir (), "worldsrc-steer.txt",
-      NULL);
+  gchar *path = pid_path ("worldsrc-steer", "txt");
   gchar *props;
   GstElement *pipeline;
   BusLog *log;
@@ -382,7 +392,7 @@ GST_START_TEST (test_control_script)
   g_free (props);
 
   /* an invalid script fails NULL→READY with the line in the error */
-  path = g_build_filename (g_get_tmp_dir (), "worldsrc-bad.txt", NULL);
+  path = pid_path ("worldsrc-bad", "txt");
   fail_unless (g_file_set_contents (path, "0 press forward\n"
           "1 jump\n", -1, NULL));
   props = g_strdup_printf ("control-script=%s", path);

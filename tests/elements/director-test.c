@@ -524,6 +524,7 @@ measure_sync (Decoded * d, const gchar * what, const GArray * synced,
   for (i = 0; i < d->markers->len; i++) {
     GstClockTime m = g_array_index (d->markers, GstClockTime, i);
     GstClockTimeDiff best = G_MAXINT64;
+    gboolean after;
 
     for (j = 0; j < d->clicks->len; j++) {
       GstClockTimeDiff diff =
@@ -539,18 +540,14 @@ measure_sync (Decoded * d, const gchar * what, const GArray * synced,
         (*missing)++;
       continue;
     }
-    if (after_sync (synced, MIN (m, (GstClockTime) (m + best)), shift)) {
-      g_print ("measured (%s): marker at %" GST_TIME_FORMAT ", click %+.1f "
-          "ms\n", what, GST_TIME_ARGS (m), best / 1e6);
-      if (ABS (best) > ABS (*worst))
-        *worst = best;
-    } else {
-      g_print ("measured (%s): marker at %" GST_TIME_FORMAT ", click %+.1f "
-          "ms (before session/synced)\n", what, GST_TIME_ARGS (m), best / 1e6);
-      if (ABS (best) > ABS (*presync))
-        *presync = best;
+    after = after_sync (synced, MIN (m, (GstClockTime) (m + best)), shift);
+    g_print ("measured (%s): marker at %" GST_TIME_FORMAT ", click %+.1f "
+        "ms%s\n", what, GST_TIME_ARGS (m), best / 1e6,
+        after ? "" : " (before session/synced)");
+    if (!after)
       (*before)++;
-    }
+    if (ABS (best) > ABS (after ? *worst : *presync))
+      *(after ? worst : presync) = best;
     pairs++;
   }
   return pairs;

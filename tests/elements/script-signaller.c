@@ -210,6 +210,15 @@ script_signaller_new (void)
   return g_object_new (SCRIPT_TYPE_SIGNALLER, NULL);
 }
 
+/* the reply to the next start after those queued */
+static void
+push_reply (ScriptSignaller * self, Reply * r)
+{
+  g_mutex_lock (&self->lock);
+  g_queue_push_tail (&self->replies, r);
+  g_mutex_unlock (&self->lock);
+}
+
 void
 script_signaller_push_http_error (ScriptSignaller * self, guint status,
     const gchar * error_type, const gchar * body)
@@ -219,9 +228,7 @@ script_signaller_push_http_error (ScriptSignaller * self, guint status,
   r->status = status;
   r->error_type = g_strdup (error_type);
   r->body = g_strdup (body);
-  g_mutex_lock (&self->lock);
-  g_queue_push_tail (&self->replies, r);
-  g_mutex_unlock (&self->lock);
+  push_reply (self, r);
 }
 
 void
@@ -230,9 +237,7 @@ script_signaller_push_peer (ScriptSignaller * self, TestPeer * peer)
   Reply *r = g_new0 (Reply, 1);
 
   r->peer = peer;
-  g_mutex_lock (&self->lock);
-  g_queue_push_tail (&self->replies, r);
-  g_mutex_unlock (&self->lock);
+  push_reply (self, r);
 }
 
 void
@@ -241,9 +246,7 @@ script_signaller_push_silence (ScriptSignaller * self)
   Reply *r = g_new0 (Reply, 1);
 
   r->silent = TRUE;
-  g_mutex_lock (&self->lock);
-  g_queue_push_tail (&self->replies, r);
-  g_mutex_unlock (&self->lock);
+  push_reply (self, r);
 }
 
 guint

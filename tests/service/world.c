@@ -40,6 +40,7 @@ measure_rate (SvcClient * c, guint64 frames)
   GstClockTime s0, r0, s1, r1, t0, t1;
   guint64 n0 = svc_client_video_frames_at (c, &s0, &r0), n1;
   gboolean by_sender;
+  gdouble rate;
 
   fail_unless (svc_client_wait_video_frames (c, n0 + frames, 10000));
   n1 = svc_client_video_frames_at (c, &s1, &r1);
@@ -48,10 +49,11 @@ measure_rate (SvcClient * c, guint64 frames)
   t1 = by_sender ? s1 : r1;
   fail_unless (GST_CLOCK_TIME_IS_VALID (t0) && GST_CLOCK_TIME_IS_VALID (t1) &&
       t1 > t0, "frames without times");
+  rate = (n1 - n0) * (gdouble) GST_SECOND / (t1 - t0);
   g_print ("measured: %" G_GUINT64_FORMAT " frames over %.3f s of %s: "
       "%.2f fps\n", n1 - n0, (t1 - t0) / 1e9, by_sender ? "capture times" :
-      "running times", (n1 - n0) * (gdouble) GST_SECOND / (t1 - t0));
-  return (n1 - n0) * (gdouble) GST_SECOND / (t1 - t0);
+      "running times", rate);
+  return rate;
 }
 
 static void

@@ -133,21 +133,24 @@ on_audio_sample (GstAppSink * sink, gpointer data)
       gint a = ABS ((gint) v[i]);
 
       sum += (gdouble) v[i] * v[i];
-      /* the sync click: loud after at least 100 ms below the tone's peak */
-      if (a > CLICK_LEVEL && c->quiet_run >= (guint) rate / 10 * channels &&
-          GST_CLOCK_TIME_IS_VALID (start) && rate > 0) {
-        GstClockTime offset = gst_util_uint64_scale (i / channels,
-            GST_SECOND, rate), sender = sender_time (buffer);
-        Mark m = { start + offset,
-          GST_CLOCK_TIME_IS_VALID (sender) ? sender + offset : sender
-        };
+      /* the sync click: loud after at least 100 ms below the tone's peak.
+       * The decoded burst may rise through the band between the two
+       * levels: a sample there neither ends nor extends the quiet run
+       * (it ended it before, and 1 click in 20 went unseen under load) */
+      if (a > CLICK_LEVEL) {
+        if (c->quiet_run >= (guint) rate / 10 * channels &&
+            GST_CLOCK_TIME_IS_VALID (start) && rate > 0) {
+          GstClockTime offset = gst_util_uint64_scale (i / channels,
+              GST_SECOND, rate), sender = sender_time (buffer);
+          Mark m = { start + offset,
+            GST_CLOCK_TIME_IS_VALID (sender) ? sender + offset : sender
+          };
 
-        g_array_append_val (c->audio_marks, m);
+          g_array_append_val (c->audio_marks, m);
+        }
         c->quiet_run = 0;
       } else if (a < QUIET_LEVEL) {
         c->quiet_run++;
-      } else {
-        c->quiet_run = 0;
       }
     }
     gst_buffer_unmap (buffer, &map);

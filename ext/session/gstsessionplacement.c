@@ -365,14 +365,18 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
       if (o->settle[k] == 0)
         o->initial[k] = FALSE;
     }
-    /* an input held after its arrival (the jitterbuffer waiting for a
-     * lost packet, or its retransmission) is late by that wait, not by
-     * the path: taken with it, the latency put both streams later for the
-     * rest of the session (at the first sender report, the audio packet
-     * behind a loss: 51-97 ms gaps in a recording's audio, Internet
-     * profile). Its wait is left out up to the recovery delay, which
-     * absorbs it in the inputs that follow (see above) */
-    if (local > 0)
+    /* an input held after its arrival (queued in the jitterbuffer behind
+     * a lost packet; local also holds decoding on a loaded CPU, the
+     * machine's delay, which does not move the timeline either) is late
+     * by that wait, not by the path: taken with it, the latency put both
+     * streams later for the rest of the session (at the first sender
+     * report, the audio packet behind a loss: 51-97 ms gaps in a
+     * recording's audio, Internet profile). Its wait is left out up to the
+     * recovery delay, which absorbs it in the inputs that follow (see
+     * above). Not while placed by arrival: that time holds no wait. An
+     * input whose own packet was retransmitted arrived with it: its wait
+     * is the path's here */
+    if (local > 0 && !o->ahead[k])
       lat -= MIN (local, (GstClockTimeDiff) out->recovery);
     o->latency[k] = lat;
     o->have_latency[k] = TRUE;

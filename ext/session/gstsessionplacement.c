@@ -209,7 +209,8 @@ on_basis (GstSessionOutputOrigin * o, GstSessionOutputKind k, GstClockTime pts)
  * jitterbuffer's timestamp. Called with the origin lock. */
 static GstClockTime
 sender_time (GstSessionOutputOrigin * o, GstSessionOutputKind k,
-    GstBuffer * in, GstClockTime now, gboolean * by_sender)
+    GstBuffer * in, GstClockTime now, GstClockTime arrived,
+    gboolean * by_sender)
 {
   GstClockTime pts = GST_BUFFER_PTS (in);
   GstReferenceTimestampMeta *meta;
@@ -227,7 +228,8 @@ sender_time (GstSessionOutputOrigin * o, GstSessionOutputKind k,
    * by the burst's delay (0.4-0.6 s on the Internet profile; the video's
    * frames then came with one timestamp, clamped, and the latency rose by
    * 335 ms once they caught up: a 335 ms gap in a recording's audio).
-   * Once seen, the stream's inputs are taken as arriving now until its
+   * Once seen, the stream's inputs are placed by their arrival from the
+   * network (the stage's arrival meta, else now) until its
    * first one with a capture time from the sender reports (a jitter's few
    * ms ahead is normal: in-order packets leave the jitterbuffer at once).
    * After that an input without one is the decoder's (loss concealment)
@@ -253,7 +255,12 @@ sender_time (GstSessionOutputOrigin * o, GstSessionOutputKind k,
        * a sync click lost under load) */
       take_latency_anew (o, k);
     }
-    return o->ahead[k] ? now : pts;
+    /* by its arrival from the network, not by when it left the
+     * jitterbuffer: the jitterbuffer holds such inputs until their
+     * timestamps (0.8 s), then lets them all out at once at the sender's
+     * first report; placed then, they opened a gap as long (673 ms in a
+     * recording's audio, Internet profile) */
+    return o->ahead[k] ? arrived : pts;
   }
   /* the offset is taken from the arrival too while the jitterbuffer runs
    * ahead of it */
@@ -303,11 +310,17 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
   GstClockTime pts, end;
   GstClockTimeDiff lat, rise, common;
   GstClockTimeDiff local;
+  GstClockTime arrival, arrived;
   gint k = out->kind, other = 1 - out->kind;
   gboolean by_sender, is_local;
 
   g_mutex_lock (&o->lock);
-  pts = sender_time (o, k, in, now, &by_sender);
+  arrival = arrival_time (in);
+  arrived = now;
+  if (GST_CLOCK_TIME_IS_VALID (arrival) && arrival >= out->base_time &&
+      arrival - out->base_time < now)
+    arrived = arrival - out->base_time;
+  pts = sender_time (o, k, in, now, arrived, &by_sender);
   if (!GST_CLOCK_TIME_IS_VALID (pts)) {
     g_mutex_unlock (&o->lock);
     return now;

@@ -720,6 +720,41 @@ GST_START_TEST (test_input_held_at_the_first_report_keeps_the_latency)
 
 GST_END_TEST;
 
+/* Off loopback, encoded output. At a session's start the jitterbuffer's
+ * timestamps run 600 ms ahead of the arrivals, so the frames are placed
+ * by arrival; the jitterbuffer holds frames 10 to 29 until the sender's
+ * first report lets them all out at once, with frame 30. Placed by when
+ * they left the jitterbuffer, they bunched into one instant after a
+ * 0.8 s gap (673 ms of a recording's audio, Internet profile); placed by
+ * their arrival from the network (the stage's arrival meta), they keep
+ * the grid. */
+GST_START_TEST (test_inputs_held_while_placed_by_arrival_keep_their_arrival)
+{
+  GstCaps *arrival = gst_caps_new_empty_simple (GST_SESSION_OUTPUT_ARRIVAL);
+  Timeline t;
+  guint i;
+
+  timeline_init_rate (&t, TRUE, 24);
+  gst_session_output_set_recovery (t.out, 200 * GST_MSECOND);
+  for (i = 0; i < 48; i++) {
+    GstBuffer *buf = gst_buffer_new_allocate (NULL, 64, NULL);
+    GstClockTime net = i * t.frame + 10 * GST_MSECOND;
+
+    GST_BUFFER_PTS (buf) = i * t.frame + 600 * GST_MSECOND;
+    GST_BUFFER_DURATION (buf) = t.frame;
+    gst_buffer_add_reference_timestamp_meta (buf, arrival, net,
+        GST_CLOCK_TIME_NONE);
+    push_at (&t, buf, i >= 10 && i < 30 ? 30 * t.frame + 10 * GST_MSECOND :
+        net);
+  }
+  fail_unless_equals_uint64 (stats (&t).dropped, 0);
+  check_grid (&t, 48);
+  gst_caps_unref (arrival);
+  timeline_clear (&t);
+}
+
+GST_END_TEST;
+
 static Suite *
 timeline_suite (void)
 {
@@ -743,6 +778,8 @@ timeline_suite (void)
   tcase_add_test (tc, test_input_without_capture_time_keeps_the_basis);
   tcase_add_test (tc, test_frame_late_for_a_repeated_slot_is_dropped);
   tcase_add_test (tc, test_input_held_at_the_first_report_keeps_the_latency);
+  tcase_add_test (tc,
+      test_inputs_held_while_placed_by_arrival_keep_their_arrival);
   return s;
 }
 

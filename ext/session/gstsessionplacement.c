@@ -163,14 +163,13 @@ arrival_time (GstBuffer * in)
 }
 
 /* How much of a rise of the input's latency is local delay: the time from
- * its arrival from the network to the output (decoding, a thread that
- * waited for the CPU) beyond the least seen, or -1 when the input has no
- * arrival. Called with the origin lock. */
+ * its @arrival from the network (clock time, arrival_time) to the output
+ * (decoding, a thread that waited for the CPU) beyond the least seen, or
+ * -1 when the input has no arrival. Called with the origin lock. */
 static GstClockTimeDiff
-local_excess (GstSessionOutput * out, GstBuffer * in, GstClockTime now)
+local_excess (GstSessionOutput * out, GstClockTime arrival, GstClockTime now)
 {
   GstSessionOutputOrigin *o = out->origin;
-  GstClockTime arrival = arrival_time (in);
   GstClockTimeDiff local;
   gint k = out->kind;
 
@@ -347,7 +346,7 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
   }
   lat = GST_CLOCK_DIFF (pts, now);
   rise = o->have_latency[k] ? lat - o->latency[k] : 0;
-  local = local_excess (out, in, now);
+  local = local_excess (out, arrival, now);
   if (!GST_CLOCK_TIME_IS_VALID (o->first_at[k]))
     o->first_at[k] = now;
   /* a rise within the recovery delay is what the delay is there for (a

@@ -552,9 +552,3 @@ measure_sync (Decoded * d, const gchar * what, const GArray * synced,
   }
   return pairs;
 }
-
-GstClockTime
-file_duration (const gchar * path)
-{
-  return recording_duration (path);
-}

@@ -107,9 +107,6 @@ guint measure_sync (Decoded * d, const gchar * what, const GArray * synced,
     guint * missing, guint * before);
 
 G_GNUC_INTERNAL
-GstClockTime file_duration (const gchar * path);
-
-G_GNUC_INTERNAL
 gint64 field_int64 (GstMessage * msg, const gchar * field);
 
 G_END_DECLS

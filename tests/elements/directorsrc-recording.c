@@ -92,7 +92,7 @@ GST_START_TEST (test_recording_stalls_and_renewal)
   bus_log_free (log);
 
   /* on the file */
-  duration = file_duration (path);
+  duration = recording_duration (path);
   d = decode_file (path);
   fail_unless (d->vpts->len > 0 && d->samples > 0);
   span = g_array_index (d->vpts, GstClockTime, d->vpts->len - 1) +

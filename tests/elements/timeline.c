@@ -160,6 +160,22 @@ arrive_at (Timeline * t, GstClockTime pts, GstClockTime late)
   push_at (t, buf, pts + 10 * GST_MSECOND + late);
 }
 
+/* An encoded frame with the sender timestamp @pts, a slot long, that came
+ * from the network at @net (the stage's arrival meta) */
+static GstBuffer *
+arrived_frame (Timeline * t, GstClockTime pts, GstClockTime net)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, 64, NULL);
+  GstCaps *arrival = gst_caps_new_empty_simple (GST_SESSION_OUTPUT_ARRIVAL);
+
+  GST_BUFFER_PTS (buf) = pts;
+  GST_BUFFER_DURATION (buf) = t->frame;
+  gst_buffer_add_reference_timestamp_meta (buf, arrival, net,
+      GST_CLOCK_TIME_NONE);
+  gst_caps_unref (arrival);
+  return buf;
+}
+
 /* Ends the output and reads the timestamps of all it pushed (bounded). */
 static void
 collect_output (Timeline * t)
@@ -685,7 +701,6 @@ GST_END_TEST;
  * grid. */
 GST_START_TEST (test_input_held_at_the_first_report_keeps_the_latency)
 {
-  GstCaps *arrival = gst_caps_new_empty_simple (GST_SESSION_OUTPUT_ARRIVAL);
   GstCaps *ntp = gst_caps_new_empty_simple ("timestamp/x-ntp");
   GstClockTime released = 0;
   Timeline t;
@@ -694,14 +709,10 @@ GST_START_TEST (test_input_held_at_the_first_report_keeps_the_latency)
   timeline_init_rate (&t, TRUE, 24);
   gst_session_output_set_recovery (t.out, 200 * GST_MSECOND);
   for (i = 0; i < 72; i++) {
-    GstBuffer *buf = gst_buffer_new_allocate (NULL, 64, NULL);
     GstClockTime net = i * t.frame + 5 * GST_MSECOND;
     GstClockTime at = net + 5 * GST_MSECOND;
+    GstBuffer *buf = arrived_frame (&t, i * t.frame, net);
 
-    GST_BUFFER_PTS (buf) = i * t.frame;
-    GST_BUFFER_DURATION (buf) = t.frame;
-    gst_buffer_add_reference_timestamp_meta (buf, arrival, net,
-        GST_CLOCK_TIME_NONE);
     if (i >= 30)
       gst_buffer_add_reference_timestamp_meta (buf, ntp, 1000 * GST_SECOND +
           i * t.frame, GST_CLOCK_TIME_NONE);
@@ -714,7 +725,6 @@ GST_START_TEST (test_input_held_at_the_first_report_keeps_the_latency)
   fail_unless_equals_uint64 (stats (&t).dropped, 0);
   check_grid (&t, 72);
   gst_caps_unref (ntp);
-  gst_caps_unref (arrival);
   timeline_clear (&t);
 }
 
@@ -730,26 +740,20 @@ GST_END_TEST;
  * the grid. */
 GST_START_TEST (test_inputs_held_while_placed_by_arrival_keep_their_arrival)
 {
-  GstCaps *arrival = gst_caps_new_empty_simple (GST_SESSION_OUTPUT_ARRIVAL);
   Timeline t;
   guint i;
 
   timeline_init_rate (&t, TRUE, 24);
   gst_session_output_set_recovery (t.out, 200 * GST_MSECOND);
   for (i = 0; i < 48; i++) {
-    GstBuffer *buf = gst_buffer_new_allocate (NULL, 64, NULL);
     GstClockTime net = i * t.frame + 10 * GST_MSECOND;
+    GstBuffer *buf = arrived_frame (&t, i * t.frame + 600 * GST_MSECOND, net);
 
-    GST_BUFFER_PTS (buf) = i * t.frame + 600 * GST_MSECOND;
-    GST_BUFFER_DURATION (buf) = t.frame;
-    gst_buffer_add_reference_timestamp_meta (buf, arrival, net,
-        GST_CLOCK_TIME_NONE);
     push_at (&t, buf, i >= 10 && i < 30 ? 30 * t.frame + 10 * GST_MSECOND :
         net);
   }
   fail_unless_equals_uint64 (stats (&t).dropped, 0);
   check_grid (&t, 48);
-  gst_caps_unref (arrival);
   timeline_clear (&t);
 }
 

@@ -220,7 +220,6 @@ GST_START_TEST (test_exhausted_gives_playable_mp4)
 
 GST_END_TEST;
 
-/* a recording file: playable to its end, its duration */
 /* decode=false: the stream as it arrived, remuxed without re-encoding,
  * ended by an EOS (gst-launch -e) */
 static void

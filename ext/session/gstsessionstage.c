@@ -38,6 +38,7 @@
 #include <gst/sdp/sdp.h>
 
 #include <gst/session/elementcheck.h>
+#include <gst/session/teardown.h>
 
 #include "gstsessionstage-private.h"
 #include "gstsessiontaskpool.h"
@@ -260,6 +261,8 @@ channel_closed_in_context (GstSessionStage * stage, gpointer data)
 static void
 on_channel_open (GstWebRTCDataChannel * channel, GstSessionStage * stage)
 {
+  /* the SCTP plugin made its first association by now */
+  gst_session_sctp_guard_install ();
   stage_invoke (stage, channel_open_in_context, NULL, NULL);
 }
 

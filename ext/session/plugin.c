@@ -11,12 +11,15 @@
 
 #include "gstworldsrc.h"
 #include "gstdirectorsrc.h"
+#include <gst/session/teardown.h>
 
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
   gboolean ret = FALSE;
 
+  /* before any DTLS element of the process initializes OpenSSL */
+  gst_session_openssl_skip_exit_cleanup ();
   ret |= GST_ELEMENT_REGISTER (worldsrc, plugin);
   ret |= GST_ELEMENT_REGISTER (directorsrc, plugin);
   return ret;

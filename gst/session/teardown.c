@@ -15,6 +15,9 @@
 
 #include "teardown.h"
 
+#include <stdint.h>
+#include <dlfcn.h>
+
 static void
 wait_for_chain (const GValue * item, gpointer user_data)
 {
@@ -84,4 +87,145 @@ gst_session_webrtc_stop_channel_senders (GstElement * webrtc)
     gst_iterator_free (it);
   }
   g_ptr_array_unref (encoders);
+}
+
+/* ---- SCTP associations outlive their last user by a grace period ---- */
+
+/* How long an SCTP association is kept after its last user let it go */
+#define SCTP_RELEASE_GRACE (2 * G_TIME_SPAN_SECOND)
+
+typedef struct
+{
+  GObject *association;
+  gint64 due;
+} HeldAssociation;
+
+static GMutex held_lock;
+static GQueue held = G_QUEUE_INIT;
+static void (*association_dispose) (GObject * object);
+static GQuark held_quark;
+
+/* Unrefs the associations held past their grace period. Never under
+ * held_lock: the last unref disposes, which comes back here. */
+static void
+release_due (gint64 now)
+{
+  GSList *due = NULL, *l;
+  HeldAssociation *h;
+
+  g_mutex_lock (&held_lock);
+  while ((h = g_queue_peek_head (&held)) && h->due <= now) {
+    g_queue_pop_head (&held);
+    due = g_slist_prepend (due, h->association);
+    g_free (h);
+  }
+  g_mutex_unlock (&held_lock);
+  for (l = due; l; l = l->next)
+    g_object_unref (l->data);
+  g_slist_free (due);
+}
+
+static void
+held_association_dispose (GObject * object)
+{
+  gint64 now = g_get_monotonic_time ();
+  HeldAssociation *h;
+
+  association_dispose (object);
+  if (g_object_get_qdata (object, held_quark) == NULL) {
+    /* its last user let it go: kept a while longer (GObject finalizes
+     * it only if nothing took a reference during dispose) */
+    g_object_set_qdata (object, held_quark, GINT_TO_POINTER (1));
+    h = g_new0 (HeldAssociation, 1);
+    h->association = g_object_ref (object);
+    h->due = now + SCTP_RELEASE_GRACE;
+    g_mutex_lock (&held_lock);
+    g_queue_push_tail (&held, h);
+    g_mutex_unlock (&held_lock);
+  }
+  release_due (now);
+}
+
+/**
+ * gst_session_sctp_guard_install: (skip)
+ *
+ * GStreamer 1.22.0's SCTP plugin hands usrsctp the address of its
+ * association object, and usrsctp's timer thread can still call back
+ * with it (a packet out, a notification) after the association's last
+ * user (sctpenc, sctpdec) let it go and it was freed: a use after free
+ * in that thread, seen as "double free or corruption" or "invalid
+ * uninstantiatable type in cast to GstSctpAssociation" (tests/elements
+ * controls, 1 run in about 50 under load, two webrtcbins in the
+ * process). From the call on, each association is kept
+ * SCTP_RELEASE_GRACE (2 s) after its last user let it go, with its
+ * callbacks already cleared by its users, so that a late call from
+ * usrsctp finds a live object that does nothing. The held ones are let
+ * go when a later association is let go; the last ones stay until the
+ * process ends, which also spares usrsctp a shutdown and a new start
+ * between sessions. Does nothing until the plugin has made its first
+ * association (returns %FALSE then: call again later, e.g. once a data
+ * channel opened); once per process after that.
+ *
+ * Returns: %TRUE once installed.
+ */
+gboolean
+gst_session_sctp_guard_install (void)
+{
+  static gsize installed = 0;
+  GType type;
+
+  if (g_atomic_pointer_get (&installed))
+    return TRUE;
+  type = g_type_from_name ("GstSctpAssociation");
+  if (type == 0 || !g_type_is_a (type, G_TYPE_OBJECT))
+    return FALSE;
+  if (g_once_init_enter (&installed)) {
+    GObjectClass *klass = g_type_class_ref (type);
+
+    /* kept for the process's life: the vfunc stays ours */
+    held_quark = g_quark_from_static_string ("gst-session-sctp-held");
+    association_dispose = klass->dispose;
+    klass->dispose = held_association_dispose;
+    g_once_init_leave (&installed, 1);
+  }
+  return TRUE;
+}
+
+/* ---- OpenSSL's cleanup at exit ---- */
+
+/* OPENSSL_INIT_NO_ATEXIT of OpenSSL 3's <openssl/crypto.h> */
+#define OPENSSL_NO_ATEXIT ((uint64_t) 0x00080000)
+
+/**
+ * gst_session_openssl_skip_exit_cleanup: (skip)
+ *
+ * OpenSSL 3 frees its global state from an atexit() handler. A thread
+ * of GStreamer's thread pools that handled DTLS and ends just then (an
+ * idle pool thread, at any time) runs OpenSSL's per-thread cleanup on
+ * that freed state: a SIGSEGV in CRYPTO_THREAD_unlock() at exit, after
+ * all the work was done (tests/elements controls: 1 run in about 250
+ * under load; gst-launch-1.0 would exit 139 after a good recording).
+ * This asks OpenSSL, before anything else in the process initializes it,
+ * not to register that handler (OPENSSL_INIT_NO_ATEXIT: the process's
+ * memory goes with the process anyway). libcrypto is looked up at run
+ * time (the DTLS plugin's own, libssl3 in Debian 12), so that nothing
+ * here links it; without it, or when something initialized OpenSSL
+ * first, nothing changes. Once per process.
+ */
+void
+gst_session_openssl_skip_exit_cleanup (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    /* kept loaded for the process's life */
+    void *crypto = dlopen ("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
+    int (*init_crypto) (uint64_t opts, const void *settings) = NULL;
+
+    if (crypto)
+      *(void **) (&init_crypto) = dlsym (crypto, "OPENSSL_init_crypto");
+    if (init_crypto == NULL || !init_crypto (OPENSSL_NO_ATEXIT, NULL))
+      GST_INFO ("OpenSSL keeps its cleanup at exit");
+    g_once_init_leave (&done, 1);
+  }
 }

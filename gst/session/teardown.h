@@ -14,6 +14,12 @@ G_BEGIN_DECLS
 GST_SESSION_API
 void gst_session_webrtc_stop_channel_senders (GstElement * webrtc);
 
+GST_SESSION_API
+gboolean gst_session_sctp_guard_install (void);
+
+GST_SESSION_API
+void gst_session_openssl_skip_exit_cleanup (void);
+
 G_END_DECLS
 
 #endif /* __GST_SESSION_TEARDOWN_H__ */

@@ -78,6 +78,7 @@ on_message_string (GstWebRTCDataChannel * channel, const gchar * text,
 static void
 on_channel_open (GstWebRTCDataChannel * channel, SvcClient * c)
 {
+  gst_session_sctp_guard_install ();
   g_mutex_lock (&c->lock);
   c->channel_open = TRUE;
   signal_change (c);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <glib-unix.h>
+#include <gst/session/teardown.h>
 
 #include "http.h"
 #include "faults.h"
@@ -191,6 +192,8 @@ main (int argc, char **argv)
   g_option_context_free (ctx);
   svc_debug_init ();
   gst_session_init ();
+  /* before its first DTLS element initializes OpenSSL */
+  gst_session_openssl_skip_exit_cleanup ();
 
   if (!config.host)
     config.host = g_strdup ("127.0.0.1");

@@ -238,6 +238,8 @@ report_open (SvcPeer * peer)
 static void
 on_channel_open (GstWebRTCDataChannel * channel, SvcPeer * peer)
 {
+  /* the SCTP plugin made its first association by now */
+  gst_session_sctp_guard_install ();
   post_event (peer, EV_OPEN, NULL);
 }
 

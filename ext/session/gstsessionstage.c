@@ -48,8 +48,6 @@ GST_DEBUG_CATEGORY (session_stage_debug);
 
 /* libnice's check pacing until ICE connects, in ms (see configure_ice) */
 #define CONNECT_PACING_MS 5u
-/* transmissions of a connectivity check (libnice's default: 3) */
-#define CHECK_TRANSMISSIONS 4u
 
 #define GATHER_POLL_MS 5
 /* the jitterbuffer's latency until media flows (see gst_session_stage_new) */
@@ -606,18 +604,6 @@ configure_ice (GstSessionStage * stage)
     GObject *agent = NULL;
 
     g_object_get (ice, "agent", &agent, NULL);
-    /* libnice sends a check 3 times (0.5 s, then 1 s apart) and gives the
-     * pair up 2 s after the last. On a path that loses packets in bursts
-     * the three copies of the check that nominates the pair were all lost
-     * (Mobile profile, netpath seed 1402: 1 run in 3): no check of ours
-     * went out after that, and the service's agent gave ICE up 5 s after
-     * its own checks ended (a renewal, a 5.4 s gap). A fourth copy 2 s
-     * after the third reaches it in time; a path that answers nothing
-     * fails after 7.5 s instead of 3.5 s */
-    if (agent && g_object_class_find_property (G_OBJECT_GET_CLASS (agent),
-            "stun-max-retransmissions"))
-      g_object_set (agent, "stun-max-retransmissions", CHECK_TRANSMISSIONS,
-          NULL);
     if (agent && g_object_class_find_property (G_OBJECT_GET_CLASS (agent),
             "stun-pacing-timer")) {
       g_object_get (agent, "stun-pacing-timer", &stage->own_pacing, NULL);

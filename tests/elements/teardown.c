@@ -22,9 +22,9 @@ set_flag (gpointer data)
   g_atomic_int_set ((gint *) data, 1);
 }
 
-/* a new association, not known to the plugin's table (its id is out of
- * webrtcbin's random range's way only by chance, which the plugin's own
- * finalize tolerates: it removes what is under the id, if anything) */
+/* a new association made directly, outside the plugin's table of
+ * associations by id (its finalize removes whatever is under the id, so
+ * the ids here are ones nothing else in the process uses) */
 static GObject *
 new_association (GType type, guint id)
 {

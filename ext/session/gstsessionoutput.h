@@ -54,6 +54,8 @@ typedef struct
   GstClockTime synced_at;       /* from this running time on */
   gboolean synced_told;         /* gst_session_output_origin_take_synced */
   GstClockTime last_end[2];     /* per kind: where its last input ends */
+  GstClockTime in_at[2];        /* per kind, the last input: when it came */
+  GstClockTime in_end[2];       /* and where its timestamps end */
 } GstSessionOutputOrigin;
 
 typedef struct _GstSessionOutput GstSessionOutput;

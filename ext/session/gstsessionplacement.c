@@ -42,6 +42,9 @@
 /* a jitterbuffer timestamp this far after the input's arrival is not an
  * arrival estimate (see sender_time) */
 #define JB_AHEAD_LIMIT (100 * GST_MSECOND)
+/* a stream whose inputs stop this long paused (a stall of the sender, an
+ * outage): what was known of its timing before may not hold after it */
+#define STREAM_PAUSE (500 * GST_MSECOND)
 
 /* A new session (or none) feeds the outputs: its latencies and sender
  * time offset are its own. Called with the origin lock. */
@@ -62,6 +65,7 @@ gst_session_output_origin_reset (GstSessionOutputOrigin * o,
   o->synced = FALSE;
   o->synced_told = FALSE;
   o->last_end[0] = o->last_end[1] = GST_CLOCK_TIME_NONE;
+  o->in_at[k] = o->in_end[k] = GST_CLOCK_TIME_NONE;
 }
 
 /* Once per session: whether audio and video are both placed by the
@@ -194,6 +198,33 @@ on_basis (GstSessionOutputOrigin * o, GstSessionOutputKind k, GstClockTime pts)
   return pts + o->basis[k];
 }
 
+/* The sender time of an input without a believable capture time among
+ * those placed by theirs: its timestamp on the stream's basis. After a
+ * gap in the stream's timestamps (a stall) that basis is from before it,
+ * and the jitterbuffer's timestamps may have moved since (200 ms against
+ * the capture times across a 2 s stall; the first audio block after it,
+ * with the sync click, went 200 ms early): then the input is taken to
+ * have come at the stream's latency, and the basis is its. Called with
+ * the origin lock. */
+static GstClockTime
+without_capture_time (GstSessionOutputOrigin * o, GstSessionOutputKind k,
+    GstClockTime pts, GstClockTime now)
+{
+  GstClockTimeDiff t;
+
+  if (!o->have_latency[k] || !GST_CLOCK_TIME_IS_VALID (o->in_end[k]) ||
+      pts <= o->in_end[k] + STREAM_PAUSE)
+    return on_basis (o, k, pts);
+  t = GST_CLOCK_DIFF (o->latency[k], now);
+  if (t < 0)
+    t = 0;
+  GST_DEBUG ("%s: %" GST_STIME_FORMAT " gap in the timestamps, no capture "
+      "time: placed by arrival", k == GST_SESSION_OUTPUT_VIDEO ? "video" :
+      "audio", GST_STIME_ARGS (GST_CLOCK_DIFF (o->in_end[k], pts)));
+  o->basis[k] = GST_CLOCK_DIFF (pts, (GstClockTime) t);
+  return t;
+}
+
 /* The input's sender time, as running time. rtpbin's lip-sync moves one
  * stream's timestamps at each sender report by its estimate of the two
  * streams' arrival delays, which on a loaded machine is off by up to 100
@@ -241,7 +272,7 @@ sender_time (GstSessionOutputOrigin * o, GstSessionOutputKind k,
      * stall, placed by its own timestamp, came 22 ms before the video
      * that went with it) */
     if (o->by_sender[k])
-      return on_basis (o, k, pts);
+      return without_capture_time (o, k, pts, now);
     if (GST_CLOCK_DIFF (now, pts) > JB_AHEAD_LIMIT && !o->ahead[k]) {
       GST_DEBUG ("%s: jitterbuffer timestamps %" GST_STIME_FORMAT " ahead "
           "of arrival: placed by arrival until the sender reports",
@@ -275,7 +306,8 @@ sender_time (GstSessionOutputOrigin * o, GstSessionOutputKind k,
     o->have_ntp_offset = TRUE;
   } else if (ABS (diff - o->ntp_offset) > NTP_IMPLAUSIBLE) {
     /* the basis is relative to the input's own timestamp */
-    return o->by_sender[k] ? on_basis (o, k, GST_BUFFER_PTS (in)) : pts;
+    return o->by_sender[k] ? without_capture_time (o, k, GST_BUFFER_PTS (in),
+        now) : pts;
   } else {
     /* both streams': following one alone, the offset fell behind the
      * clocks' drift and the shared latency rose in 45 ms steps every few
@@ -320,6 +352,23 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
       arrival - out->base_time < now)
     arrived = arrival - out->base_time;
   pts = sender_time (o, k, in, now, arrived, &by_sender);
+  if (GST_CLOCK_TIME_IS_VALID (GST_BUFFER_PTS (in)))
+    o->in_end[k] = GST_BUFFER_PTS (in) + (GST_BUFFER_DURATION_IS_VALID (in) ?
+        GST_BUFFER_DURATION (in) : 0);
+  /* a rise is confirmed by the inputs that follow at the stream's pace:
+   * one that comes after the stream paused (a stall) does not show that
+   * the path got slower before it. An input from before the stall, held
+   * by the jitterbuffer until it ended, confirmed one and moved both
+   * streams 220 ms later for the rest of the session (a sync click 183
+   * ms from its marker, under load) */
+  if (o->rise_pending[k] && GST_CLOCK_TIME_IS_VALID (o->in_at[k]) &&
+      now > o->in_at[k] + STREAM_PAUSE) {
+    GST_DEBUG_OBJECT (out->appsrc, "the stream paused %" GST_STIME_FORMAT
+        ": the rise pending from before is left",
+        GST_STIME_ARGS (GST_CLOCK_DIFF (o->in_at[k], now)));
+    o->rise_pending[k] = FALSE;
+  }
+  o->in_at[k] = now;
   if (!GST_CLOCK_TIME_IS_VALID (pts)) {
     g_mutex_unlock (&o->lock);
     return now;

@@ -78,6 +78,13 @@ G_GNUC_INTERNAL
 GstClockTime gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
     GstClockTime now);
 
+G_GNUC_INTERNAL
+gboolean gst_session_output_hold_begins (GstSessionOutput * out,
+    GstBuffer * in, GstClockTime now);
+
+G_GNUC_INTERNAL
+void gst_session_output_hold_wait (GstSessionOutput * out);
+
 G_END_DECLS
 
 #endif /* __GST_SESSION_OUTPUT_PRIVATE_H__ */

@@ -684,8 +684,15 @@ gst_session_output_push (GstSessionOutput * out, GstSample * sample)
     out->need_keyframe = FALSE;
   }
 
-  pushed = out->stats.out;
   now = running_now (out);
+  if (out->started && gst_session_output_hold_begins (out, in, now)) {
+    g_mutex_unlock (&out->lock);
+    gst_session_output_hold_wait (out);
+    g_mutex_lock (&out->lock);
+    if (!out->running || out->ended || out->clock == NULL)
+      goto done;
+  }
+  pushed = out->stats.out;
   mapped = gst_session_output_place (out, in, now);
   GST_LOG_OBJECT (out->appsrc, "input %" GST_TIME_FORMAT "%s at %"
       GST_TIME_FORMAT ": placed at %" GST_TIME_FORMAT,

@@ -27,6 +27,7 @@ typedef enum
 typedef struct
 {
   GMutex lock;
+  GCond cond;                   /* a stream's hold ended (holding) */
   GstClockTime origin;          /* running time, or NONE before any input */
   gboolean has_video;           /* audio waits for the first video frame */
   GstClockTimeDiff latency[2];  /* per kind: arrival minus sender time */
@@ -56,6 +57,8 @@ typedef struct
   GstClockTime last_end[2];     /* per kind: where its last input ends */
   GstClockTime in_at[2];        /* per kind, the last input: when it came */
   GstClockTime in_end[2];       /* and where its timestamps end */
+  gboolean holding[2];          /* per kind: its first input after a stall
+                                 * waits for the other stream's */
 } GstSessionOutputOrigin;
 
 typedef struct _GstSessionOutput GstSessionOutput;

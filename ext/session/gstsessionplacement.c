@@ -66,6 +66,9 @@ gst_session_output_origin_reset (GstSessionOutputOrigin * o,
   o->synced_told = FALSE;
   o->last_end[0] = o->last_end[1] = GST_CLOCK_TIME_NONE;
   o->in_at[k] = o->in_end[k] = GST_CLOCK_TIME_NONE;
+  /* a hold of this stream ends (see gst_session_output_hold_begins) */
+  o->holding[k] = FALSE;
+  g_cond_broadcast (&o->cond);
 }
 
 /* Once per session: whether audio and video are both placed by the
@@ -129,6 +132,95 @@ ntp_reference_caps (void)
     g_once_init_leave (&caps, c);
   }
   return caps;
+}
+
+/* Whether the input comes after a gap in its stream's timestamps: the
+ * sender paused (a stall), or the path did (an outage). Called with the
+ * origin lock. */
+static gboolean
+after_gap (GstSessionOutputOrigin * o, GstSessionOutputKind k, GstBuffer * in)
+{
+  return GST_CLOCK_TIME_IS_VALID (o->in_end[k]) &&
+      GST_BUFFER_PTS_IS_VALID (in) &&
+      GST_BUFFER_PTS (in) > o->in_end[k] + STREAM_PAUSE;
+}
+
+/* Whether the @other stream's inputs stopped: none came in STREAM_PAUSE.
+ * Called with the origin lock. */
+static gboolean
+other_paused (GstSessionOutputOrigin * o, GstSessionOutputKind other,
+    GstClockTime now)
+{
+  return GST_CLOCK_TIME_IS_VALID (o->in_at[other]) &&
+      now > o->in_at[other] + STREAM_PAUSE;
+}
+
+/* After both streams paused, the one that resumes first waits for the
+ * other, up to this long (real time) */
+#define RESUME_WAIT (250 * G_TIME_SPAN_MILLISECOND)
+
+/* Both streams paused (the director's sender stalled) and @in is the
+ * first of its stream after the pause: whether it waits (then
+ * gst_session_output_hold_wait, without the output's lock) until the other
+ * stream's first input after the pause was placed, at most RESUME_WAIT.
+ * The sender's video may come after its audio, by its encoding on a
+ * loaded machine (130-180 ms measured after a 2 s stall): placed before
+ * the video's latency was known, the audio's first block after the stall,
+ * with the sync click, went out 130-180 ms before the video's marker, and
+ * the video's first frames came too late for their slots. The output is
+ * filling the pause anyway; a little more of it costs nothing, and both
+ * streams resume in the sender's relation. @now: the input's arrival at
+ * the output, as it is placed. Called with the output's lock. */
+gboolean
+gst_session_output_hold_begins (GstSessionOutput * out, GstBuffer * in,
+    GstClockTime now)
+{
+  GstSessionOutputOrigin *o = out->origin;
+  gint k = out->kind, other = 1 - out->kind;
+  gboolean hold;
+
+  g_mutex_lock (&o->lock);
+  hold = o->have_common && o->have_latency[other] && !o->holding[other] &&
+      other_paused (o, other, now) && after_gap (o, k, in);
+  if (hold) {
+    GST_DEBUG_OBJECT (out->appsrc, "both streams paused: the first input "
+        "after the pause waits for the other stream's");
+    o->holding[k] = TRUE;
+  }
+  g_mutex_unlock (&o->lock);
+  return hold;
+}
+
+/* See gst_session_output_hold_begins. Without the output's lock. */
+void
+gst_session_output_hold_wait (GstSessionOutput * out)
+{
+  GstSessionOutputOrigin *o = out->origin;
+  gint k = out->kind;
+  gint64 until = g_get_monotonic_time () + RESUME_WAIT;
+
+  g_mutex_lock (&o->lock);
+  while (o->holding[k])
+    if (!g_cond_wait_until (&o->cond, &o->lock, until))
+      break;
+  if (o->holding[k]) {
+    GST_DEBUG_OBJECT (out->appsrc, "the other stream did not resume within "
+        "%" G_GINT64_FORMAT " ms", RESUME_WAIT / G_TIME_SPAN_MILLISECOND);
+    o->holding[k] = FALSE;
+  }
+  g_mutex_unlock (&o->lock);
+}
+
+/* The other stream's hold ends: this stream's first input after the
+ * pause was placed. Called with the origin lock. */
+static void
+end_hold (GstSessionOutputOrigin * o, GstSessionOutputKind other,
+    gboolean resumed)
+{
+  if (resumed && o->holding[other]) {
+    o->holding[other] = FALSE;
+    g_cond_broadcast (&o->cond);
+  }
 }
 
 /* A stream's timestamps change basis: its latency is another number from
@@ -343,7 +435,7 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
   GstClockTimeDiff local;
   GstClockTime arrival, arrived;
   gint k = out->kind, other = 1 - out->kind;
-  gboolean by_sender, is_local;
+  gboolean by_sender, is_local, resumed;
 
   g_mutex_lock (&o->lock);
   arrival = arrival_time (in);
@@ -351,6 +443,7 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
   if (GST_CLOCK_TIME_IS_VALID (arrival) && arrival >= out->base_time &&
       arrival - out->base_time < now)
     arrived = arrival - out->base_time;
+  resumed = after_gap (o, k, in);
   pts = sender_time (o, k, in, now, arrived, &by_sender);
   if (GST_CLOCK_TIME_IS_VALID (GST_BUFFER_PTS (in)))
     o->in_end[k] = GST_BUFFER_PTS (in) + (GST_BUFFER_DURATION_IS_VALID (in) ?
@@ -370,6 +463,7 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
   }
   o->in_at[k] = now;
   if (!GST_CLOCK_TIME_IS_VALID (pts)) {
+    end_hold (o, other, resumed);
     g_mutex_unlock (&o->lock);
     return now;
   }
@@ -380,6 +474,7 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
      * timestamp on the stream's basis (sender_time) at the current
      * latency; one from the past is cut */
     common = o->common;
+    end_hold (o, other, resumed);
     g_mutex_unlock (&o->lock);
     return pts + common + out->recovery;
   }
@@ -391,6 +486,17 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
     if (o->have_latency[k])
       GST_DEBUG_OBJECT (out->appsrc, "placed by the sender's capture times "
           "from now on");
+    take_latency_anew (o, k);
+  }
+  if (resumed && o->have_latency[other] && o->have_latency[k] &&
+      (o->holding[other] || other_paused (o, other, now))) {
+    /* the first input after a pause of both streams (see
+     * gst_session_output_hold_begins): the stream's latency is its, at
+     * once (the video's encoding behind the audio after a stall), and the
+     * pair's rises with it. Not after a pause of this stream alone (audio
+     * that was silent): one input's delay is not taken for good */
+    GST_DEBUG_OBJECT (out->appsrc, "first input after a pause: its latency "
+        "is taken anew");
     take_latency_anew (o, k);
   }
   lat = GST_CLOCK_DIFF (pts, now);
@@ -528,6 +634,7 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
         "capture times from %" GST_TIME_FORMAT, GST_TIME_ARGS (o->synced_at));
   }
   o->last_end[k] = end;
+  end_hold (o, other, resumed);
   g_mutex_unlock (&o->lock);
   return pts;
 }

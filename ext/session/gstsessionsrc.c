@@ -519,6 +519,7 @@ gst_session_src_finalize (GObject * object)
   g_mutex_clear (&priv->ctrl_lock);
   gst_session_context_clear (&priv->ctx);
   g_mutex_clear (&priv->origin.lock);
+  g_cond_clear (&priv->origin.cond);
   G_OBJECT_CLASS (gst_session_src_parent_class)->finalize (object);
 }
 
@@ -573,6 +574,7 @@ gst_session_src_init (GstSessionSrc * self)
   gst_session_scheduler_init (&priv->scheduler, GST_ELEMENT (self),
       src_script_act, self);
   g_mutex_init (&priv->origin.lock);
+  g_cond_init (&priv->origin.cond);
   priv->origin.origin = GST_CLOCK_TIME_NONE;
   g_queue_init (&priv->outbox);
   gst_session_lifecycle_init (&priv->lifecycle, GST_OBJECT (self));

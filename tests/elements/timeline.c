@@ -28,6 +28,9 @@ typedef struct
   GstClockTime frame;           /* the nominal frame duration */
   GstElement *sink;
   GArray *pts;                  /* of the output, in order */
+  GstSessionOutput *aout;       /* audio, when timeline_add_audio added it */
+  GstElement *asink;
+  GstCaps *acaps;
 } Timeline;
 
 static void
@@ -42,6 +45,7 @@ timeline_init_rate (Timeline * t, gboolean encoded, gint fps)
   t->clock = GST_TEST_CLOCK (gst_test_clock_new ());
   gst_pipeline_use_clock (GST_PIPELINE (t->bin), GST_CLOCK (t->clock));
   g_mutex_init (&t->origin.lock);
+  g_cond_init (&t->origin.cond);
   t->origin.origin = GST_CLOCK_TIME_NONE;
   t->origin.has_video = TRUE;
   templ = gst_pad_template_new ("video", GST_PAD_SRC, GST_PAD_ALWAYS,
@@ -81,14 +85,47 @@ timeline_init (Timeline * t, gboolean encoded)
   timeline_init_rate (t, encoded, 16);
 }
 
+/* A director's audio beside the video: 20 ms blocks of 48 kHz mono */
+static void
+timeline_add_audio (Timeline * t)
+{
+  GstPadTemplate *templ = gst_pad_template_new ("audio", GST_PAD_SRC,
+      GST_PAD_ALWAYS, GST_CAPS_ANY);
+  GstElement *inner = gst_bin_new ("asrc");
+  GstPad *pad, *sinkpad;
+
+  gst_bin_add (t->bin, inner);
+  t->aout = gst_session_output_new (GST_BIN (inner), "audio", templ,
+      GST_SESSION_OUTPUT_AUDIO, &t->origin);
+  gst_object_unref (templ);
+  t->asink = gst_element_factory_make ("appsink", NULL);
+  g_object_set (t->asink, "sync", FALSE, "async", FALSE, NULL);
+  gst_bin_add (t->bin, t->asink);
+  pad = gst_session_output_get_pad (t->aout);
+  sinkpad = gst_element_get_static_pad (t->asink, "sink");
+  fail_unless_equals_int (gst_pad_link (pad, sinkpad), GST_PAD_LINK_OK);
+  gst_object_unref (sinkpad);
+  fail_unless (gst_element_sync_state_with_parent (inner));
+  fail_unless (gst_element_sync_state_with_parent (t->asink));
+  gst_session_output_start (t->aout, GST_CLOCK (t->clock), 0);
+  t->acaps = gst_caps_new_simple ("audio/x-raw", "format", G_TYPE_STRING,
+      "S16LE", "rate", G_TYPE_INT, 48000, "channels", G_TYPE_INT, 1,
+      "layout", G_TYPE_STRING, "interleaved", NULL);
+}
+
 static void
 timeline_clear (Timeline * t)
 {
   gst_element_set_state (GST_ELEMENT (t->bin), GST_STATE_NULL);
+  if (t->aout) {
+    gst_session_output_free (t->aout);
+    gst_caps_unref (t->acaps);
+  }
   gst_session_output_free (t->out);
   gst_caps_unref (t->caps);
   g_array_unref (t->pts);
   g_mutex_clear (&t->origin.lock);
+  g_cond_clear (&t->origin.cond);
   gst_object_unref (t->clock);
   gst_object_unref (t->bin);
 }
@@ -291,6 +328,78 @@ check_grid (Timeline * t, guint n)
   for (i = 0; i < t->pts->len; i++)
     fail_unless_equals_uint64 (g_array_index (t->pts, GstClockTime, i),
         origin + i * t->frame);
+}
+
+/* A 20 ms audio block with the sender timestamp (and capture time) @pts,
+ * every sample @value */
+static GstSample *
+audio_block (Timeline * t, GstClockTime pts, gint16 value)
+{
+  GstCaps *ntp = gst_caps_new_empty_simple ("timestamp/x-ntp");
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, 960 * 2, NULL);
+  GstMapInfo map;
+  GstSample *sample;
+  guint i;
+
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  for (i = 0; i < 960; i++)
+    ((gint16 *) map.data)[i] = GINT16_TO_LE (value);
+  gst_buffer_unmap (buf, &map);
+  GST_BUFFER_PTS (buf) = pts;
+  GST_BUFFER_DURATION (buf) = 20 * GST_MSECOND;
+  gst_buffer_add_reference_timestamp_meta (buf, ntp, 1000 * GST_SECOND + pts,
+      GST_CLOCK_TIME_NONE);
+  gst_caps_unref (ntp);
+  sample = gst_sample_new (buf, t->acaps, NULL, NULL);
+  gst_buffer_unref (buf);
+  return sample;
+}
+
+/* A raw video frame with the sender timestamp (and capture time) @pts,
+ * every byte @value */
+static GstBuffer *
+video_frame (GstClockTime pts, guint8 value)
+{
+  GstCaps *ntp = gst_caps_new_empty_simple ("timestamp/x-ntp");
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, 16 * 16 * 3 / 2, NULL);
+
+  gst_buffer_memset (buf, 0, value, 16 * 16 * 3 / 2);
+  GST_BUFFER_PTS (buf) = pts;
+  gst_buffer_add_reference_timestamp_meta (buf, ntp, 1000 * GST_SECOND + pts,
+      GST_CLOCK_TIME_NONE);
+  gst_caps_unref (ntp);
+  return buf;
+}
+
+static gpointer
+push_audio_thread (gpointer data)
+{
+  gpointer *args = data;
+
+  gst_session_output_push (args[0], args[1]);
+  return NULL;
+}
+
+/* The output timestamp of the first buffer from @sink whose first byte is
+ * @value, or NONE; ends @out first */
+static GstClockTime
+find_output (GstSessionOutput * out, GstElement * sink, guint8 value)
+{
+  GstClockTime found = GST_CLOCK_TIME_NONE;
+  GstSample *sample;
+
+  gst_session_output_end (out);
+  while ((sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+              5 * GST_SECOND))) {
+    GstBuffer *buf = gst_sample_get_buffer (sample);
+    guint8 first = 0;
+
+    if (gst_buffer_extract (buf, 0, &first, 1) == 1 && first == value &&
+        !GST_CLOCK_TIME_IS_VALID (found))
+      found = GST_BUFFER_PTS (buf);
+    gst_sample_unref (sample);
+  }
+  return found;
 }
 
 /* The element's other stream (a director session's audio), settled at
@@ -866,6 +975,88 @@ GST_START_TEST (test_input_after_a_stall_without_capture_time_by_arrival)
 
 GST_END_TEST;
 
+/* A director session, audio and video placed by the sender's capture
+ * times, 10 ms after them. The sender stalls for two seconds; after it,
+ * its video comes 150 ms behind its audio (the encoder's start on a loaded
+ * machine, 130-180 ms measured). The audio's first block after the stall
+ * (the sync click) waits for the video's first frame (the marker), and
+ * both go out at one instant: placed at once, the click went 150 ms
+ * before the marker, and the marker's frame came after the filler had
+ * taken its slot (dropped). */
+GST_START_TEST (test_first_stream_after_a_stall_waits_for_the_other)
+{
+  GstClockTime audio_at, video_at, next_audio = 0, a;
+  gpointer args[2];
+  GThread *thread;
+  Timeline t;
+  guint i, n;
+
+  timeline_init_rate (&t, FALSE, 24);
+  timeline_add_audio (&t);
+  /* three seconds: video frames and audio blocks by their arrival */
+  for (i = 0; i < 72; i++) {
+    push_at (&t, video_frame (i * t.frame, 0x10), i * t.frame + 10 *
+        GST_MSECOND);
+    for (; next_audio < (i + 1) * t.frame; next_audio += 20 * GST_MSECOND) {
+      GstSample *s = audio_block (&t, next_audio, 0x0101);
+
+      advance (&t, next_audio + 10 * GST_MSECOND);
+      gst_session_output_push (t.aout, s);
+      gst_sample_unref (s);
+    }
+  }
+  /* the stall, then the audio's first block after it, marked */
+  advance (&t, 5 * GST_SECOND + 10 * GST_MSECOND);
+  args[0] = t.aout;
+  args[1] = audio_block (&t, 5 * GST_SECOND, 0x2222);
+  thread = g_thread_new ("audio", push_audio_thread, args);
+  for (n = 0; n < 2000; n++) {
+    gboolean holding;
+
+    g_mutex_lock (&t.origin.lock);
+    holding = t.origin.holding[GST_SESSION_OUTPUT_AUDIO];
+    g_mutex_unlock (&t.origin.lock);
+    if (holding)
+      break;
+    g_usleep (1000);
+  }
+  fail_unless (n < 2000, "the audio after the stall did not wait");
+  /* the video's first frame after it, 150 ms behind, marked */
+  push_at (&t, video_frame (5 * GST_SECOND, 0x33), 5 * GST_SECOND +
+      160 * GST_MSECOND);
+  g_thread_join (thread);
+  gst_sample_unref (args[1]);
+  /* the blocks queued behind the first one, then a second of both */
+  for (a = 5 * GST_SECOND + 20 * GST_MSECOND; a < 6 * GST_SECOND;
+      a += 20 * GST_MSECOND) {
+    GstSample *s = audio_block (&t, a, 0x0101);
+
+    advance (&t, MAX (a + 10 * GST_MSECOND, 5 * GST_SECOND +
+            160 * GST_MSECOND));
+    gst_session_output_push (t.aout, s);
+    gst_sample_unref (s);
+    if ((guint) ((a - 5 * GST_SECOND) / t.frame) >
+        (guint) ((a - 5 * GST_SECOND - 20 * GST_MSECOND) / t.frame))
+      push_at (&t, video_frame (5 * GST_SECOND + ((a - 5 * GST_SECOND) /
+                  t.frame) * t.frame, 0x10), MAX (a + 10 * GST_MSECOND,
+              5 * GST_SECOND + ((a - 5 * GST_SECOND) / t.frame) * t.frame +
+              160 * GST_MSECOND));
+  }
+  audio_at = find_output (t.aout, t.asink, 0x22);
+  video_at = find_output (t.out, t.sink, 0x33);
+  fail_unless (GST_CLOCK_TIME_IS_VALID (audio_at), "the click is not in the "
+      "output");
+  fail_unless (GST_CLOCK_TIME_IS_VALID (video_at), "the marker's frame is not "
+      "in the output (dropped)");
+  fail_unless (ABS (GST_CLOCK_DIFF (audio_at, video_at)) <
+      (GstClockTimeDiff) t.frame, "the "
+      "click at %" GST_TIME_FORMAT ", its marker at %" GST_TIME_FORMAT,
+      GST_TIME_ARGS (audio_at), GST_TIME_ARGS (video_at));
+  timeline_clear (&t);
+}
+
+GST_END_TEST;
+
 static Suite *
 timeline_suite (void)
 {
@@ -893,6 +1084,7 @@ timeline_suite (void)
       test_inputs_held_while_placed_by_arrival_keep_their_arrival);
   tcase_add_test (tc, test_rise_pending_at_a_stall_is_not_confirmed_after_it);
   tcase_add_test (tc, test_input_after_a_stall_without_capture_time_by_arrival);
+  tcase_add_test (tc, test_first_stream_after_a_stall_waits_for_the_other);
   return s;
 }
 

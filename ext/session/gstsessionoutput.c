@@ -760,6 +760,7 @@ gst_session_output_end (GstSessionOutput * out)
   g_cond_broadcast (&out->cond);
   if (out->wait_id)
     gst_clock_id_unschedule (out->wait_id);
+  gst_session_output_origin_release (out->origin);
   GST_INFO_OBJECT (out->appsrc, "end of stream after %" G_GUINT64_FORMAT
       " buffers (%" G_GUINT64_FORMAT " repeated)", out->stats.out,
       out->stats.repeated);

@@ -57,9 +57,28 @@ typedef struct
   GstClockTime last_end[2];     /* per kind: where its last input ends */
   GstClockTime in_at[2];        /* per kind, the last input: when it came */
   GstClockTime in_end[2];       /* and where its timestamps end */
-  gboolean holding[2];          /* per kind: its first input after a stall
-                                 * waits for the other stream's */
+  gboolean have_usual[2];       /* per kind, placed by sender time: */
+  GstClockTimeDiff usual[2];    /* its inputs' latency, smoothed */
+  gint64 pause_until;           /* monotonic µs: a pause the sender announced
+                                 * (the director's deadline_missed) */
+  gboolean holding[2];          /* per kind: its first input after such a
+                                 * pause waits for the other stream's */
+  gboolean resuming[2];         /* per kind: that input is still to place */
+  gint64 resume_wait;           /* µs: the longest such wait */
 } GstSessionOutputOrigin;
+
+G_GNUC_INTERNAL
+void gst_session_output_origin_init (GstSessionOutputOrigin * o);
+
+G_GNUC_INTERNAL
+void gst_session_output_origin_clear (GstSessionOutputOrigin * o);
+
+G_GNUC_INTERNAL
+void gst_session_output_origin_announce_pause (GstSessionOutputOrigin * o,
+    gint64 until);
+
+G_GNUC_INTERNAL
+void gst_session_output_origin_release (GstSessionOutputOrigin * o);
 
 typedef struct _GstSessionOutput GstSessionOutput;
 

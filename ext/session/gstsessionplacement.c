@@ -45,6 +45,62 @@
 /* a stream whose inputs stop this long paused (a stall of the sender, an
  * outage): what was known of its timing before may not hold after it */
 #define STREAM_PAUSE (500 * GST_MSECOND)
+/* an input held this long after its arrival (beyond the least) does not
+ * tell the stream's usual latency */
+#define USUAL_LOCAL_LIMIT (50 * GST_MSECOND)
+
+/* After a pause the sender announced, the stream that resumes first waits
+ * for the other, up to this long (real time) */
+#define RESUME_WAIT (250 * G_TIME_SPAN_MILLISECOND)
+/* such a pause is expected this long after the end the sender announced
+ * (its media come back a little after it) */
+#define PAUSE_MARGIN (2 * G_TIME_SPAN_SECOND)
+
+void
+gst_session_output_origin_init (GstSessionOutputOrigin * o)
+{
+  guint k;
+
+  memset (o, 0, sizeof (*o));
+  g_mutex_init (&o->lock);
+  g_cond_init (&o->cond);
+  o->origin = GST_CLOCK_TIME_NONE;
+  o->resume_wait = RESUME_WAIT;
+  for (k = 0; k < 2; k++) {
+    o->first_at[k] = o->last_end[k] = GST_CLOCK_TIME_NONE;
+    o->in_at[k] = o->in_end[k] = GST_CLOCK_TIME_NONE;
+  }
+}
+
+void
+gst_session_output_origin_clear (GstSessionOutputOrigin * o)
+{
+  g_mutex_clear (&o->lock);
+  g_cond_clear (&o->cond);
+}
+
+/* The sender announced a pause of its media until @until (monotonic µs):
+ * see gst_session_output_hold_begins */
+void
+gst_session_output_origin_announce_pause (GstSessionOutputOrigin * o,
+    gint64 until)
+{
+  g_mutex_lock (&o->lock);
+  o->pause_until = until + PAUSE_MARGIN;
+  g_mutex_unlock (&o->lock);
+}
+
+/* A stream that waits for the other (gst_session_output_hold_begins)
+ * waits no more: the session's streams are stopping */
+void
+gst_session_output_origin_release (GstSessionOutputOrigin * o)
+{
+  g_mutex_lock (&o->lock);
+  o->holding[0] = o->holding[1] = FALSE;
+  o->pause_until = 0;
+  g_cond_broadcast (&o->cond);
+  g_mutex_unlock (&o->lock);
+}
 
 /* A new session (or none) feeds the outputs: its latencies and sender
  * time offset are its own. Called with the origin lock. */
@@ -66,8 +122,11 @@ gst_session_output_origin_reset (GstSessionOutputOrigin * o,
   o->synced_told = FALSE;
   o->last_end[0] = o->last_end[1] = GST_CLOCK_TIME_NONE;
   o->in_at[k] = o->in_end[k] = GST_CLOCK_TIME_NONE;
+  o->have_usual[k] = FALSE;
   /* a hold of this stream ends (see gst_session_output_hold_begins) */
   o->holding[k] = FALSE;
+  o->resuming[k] = FALSE;
+  o->pause_until = 0;
   g_cond_broadcast (&o->cond);
 }
 
@@ -155,22 +214,25 @@ other_paused (GstSessionOutputOrigin * o, GstSessionOutputKind other,
       now > o->in_at[other] + STREAM_PAUSE;
 }
 
-/* After both streams paused, the one that resumes first waits for the
- * other, up to this long (real time) */
-#define RESUME_WAIT (250 * G_TIME_SPAN_MILLISECOND)
-
-/* Both streams paused (the director's sender stalled) and @in is the
- * first of its stream after the pause: whether it waits (then
+/* The sender announced a pause (the director's deadline_missed: it sends
+ * nothing until the late chunk is ready), both streams paused, and @in is
+ * the first of its stream after it: whether it waits (then
  * gst_session_output_hold_wait, without the output's lock) until the other
- * stream's first input after the pause was placed, at most RESUME_WAIT.
- * The sender's video may come after its audio, by its encoding on a
- * loaded machine (130-180 ms measured after a 2 s stall): placed before
- * the video's latency was known, the audio's first block after the stall,
- * with the sync click, went out 130-180 ms before the video's marker, and
- * the video's first frames came too late for their slots. The output is
- * filling the pause anyway; a little more of it costs nothing, and both
- * streams resume in the sender's relation. @now: the input's arrival at
- * the output, as it is placed. Called with the output's lock. */
+ * stream's first input after the pause was placed, at most resume_wait
+ * (250 ms). The sender's video may come back after its audio, by its
+ * encoding on a loaded machine (130-180 ms measured after a 2 s stall):
+ * placed before the video's latency was known, the audio's first block
+ * after the stall, with the sync click, went out 130-180 ms before the
+ * video's marker, and the video's first frames came too late for their
+ * slots. The output is filling the pause anyway; a little more of it
+ * costs nothing, and both streams resume in the sender's relation, each
+ * at its latency from then (see gst_session_output_place). An input held
+ * the whole wait is placed by its arrival as ever: on loopback, where the
+ * recovery delay is 0, it is then late for its place and cut. Not after
+ * an outage of the path (unannounced): the video's first frame then waits
+ * for a keyframe, and the audio's first ones would be cut for it. @now:
+ * the input's arrival at the output, as it is placed. Called with the
+ * output's lock. */
 gboolean
 gst_session_output_hold_begins (GstSessionOutput * out, GstBuffer * in,
     GstClockTime now)
@@ -181,11 +243,13 @@ gst_session_output_hold_begins (GstSessionOutput * out, GstBuffer * in,
 
   g_mutex_lock (&o->lock);
   hold = o->have_common && o->have_latency[other] && !o->holding[other] &&
+      g_get_monotonic_time () < o->pause_until &&
       other_paused (o, other, now) && after_gap (o, k, in);
   if (hold) {
     GST_DEBUG_OBJECT (out->appsrc, "both streams paused: the first input "
         "after the pause waits for the other stream's");
     o->holding[k] = TRUE;
+    o->resuming[k] = TRUE;
   }
   g_mutex_unlock (&o->lock);
   return hold;
@@ -197,7 +261,7 @@ gst_session_output_hold_wait (GstSessionOutput * out)
 {
   GstSessionOutputOrigin *o = out->origin;
   gint k = out->kind;
-  gint64 until = g_get_monotonic_time () + RESUME_WAIT;
+  gint64 until = g_get_monotonic_time () + o->resume_wait;
 
   g_mutex_lock (&o->lock);
   while (o->holding[k])
@@ -205,7 +269,7 @@ gst_session_output_hold_wait (GstSessionOutput * out)
       break;
   if (o->holding[k]) {
     GST_DEBUG_OBJECT (out->appsrc, "the other stream did not resume within "
-        "%" G_GINT64_FORMAT " ms", RESUME_WAIT / G_TIME_SPAN_MILLISECOND);
+        "%" G_GINT64_FORMAT " ms", o->resume_wait / G_TIME_SPAN_MILLISECOND);
     o->holding[k] = FALSE;
   }
   g_mutex_unlock (&o->lock);
@@ -219,6 +283,7 @@ end_hold (GstSessionOutputOrigin * o, GstSessionOutputKind other,
 {
   if (resumed && o->holding[other]) {
     o->holding[other] = FALSE;
+    o->pause_until = 0;
     g_cond_broadcast (&o->cond);
   }
 }
@@ -296,8 +361,9 @@ on_basis (GstSessionOutputOrigin * o, GstSessionOutputKind k, GstClockTime pts)
  * and the jitterbuffer's timestamps may have moved since (200 ms against
  * the capture times across a 2 s stall; the first audio block after it,
  * with the sync click, went 200 ms early): then the input is taken to
- * have come at the stream's latency, and the basis is its. Called with
- * the origin lock. */
+ * have come at the stream's usual latency (not its least, which put the
+ * click 36-40 ms late), and the basis is its. Called with the origin
+ * lock. */
 static GstClockTime
 without_capture_time (GstSessionOutputOrigin * o, GstSessionOutputKind k,
     GstClockTime pts, GstClockTime now)
@@ -307,7 +373,7 @@ without_capture_time (GstSessionOutputOrigin * o, GstSessionOutputKind k,
   if (!o->have_latency[k] || !GST_CLOCK_TIME_IS_VALID (o->in_end[k]) ||
       pts <= o->in_end[k] + STREAM_PAUSE)
     return on_basis (o, k, pts);
-  t = GST_CLOCK_DIFF (o->latency[k], now);
+  t = GST_CLOCK_DIFF (o->have_usual[k] ? o->usual[k] : o->latency[k], now);
   if (t < 0)
     t = 0;
   GST_DEBUG ("%s: %" GST_STIME_FORMAT " gap in the timestamps, no capture "
@@ -435,7 +501,7 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
   GstClockTimeDiff local;
   GstClockTime arrival, arrived;
   gint k = out->kind, other = 1 - out->kind;
-  gboolean by_sender, is_local, resumed;
+  gboolean by_sender, is_local, resumed, concealed, steady = FALSE;
 
   g_mutex_lock (&o->lock);
   arrival = arrival_time (in);
@@ -445,7 +511,11 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
     arrived = arrival - out->base_time;
   resumed = after_gap (o, k, in);
   pts = sender_time (o, k, in, now, arrived, &by_sender);
-  if (GST_CLOCK_TIME_IS_VALID (GST_BUFFER_PTS (in)))
+  /* the decoder's own (concealment, see below) says nothing of the
+   * stream's pace: 2 s of it at once after a stall, stamped at the stall's
+   * start, would hide the gap */
+  concealed = !by_sender && o->by_sender[k] && o->have_common && !resumed;
+  if (GST_CLOCK_TIME_IS_VALID (GST_BUFFER_PTS (in)) && !concealed)
     o->in_end[k] = GST_BUFFER_PTS (in) + (GST_BUFFER_DURATION_IS_VALID (in) ?
         GST_BUFFER_DURATION (in) : 0);
   /* a rise is confirmed by the inputs that follow at the stream's pace:
@@ -454,14 +524,16 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
    * by the jitterbuffer until it ended, confirmed one and moved both
    * streams 220 ms later for the rest of the session (a sync click 183
    * ms from its marker, under load) */
-  if (o->rise_pending[k] && GST_CLOCK_TIME_IS_VALID (o->in_at[k]) &&
+  if (o->rise_pending[k] && !concealed &&
+      GST_CLOCK_TIME_IS_VALID (o->in_at[k]) &&
       now > o->in_at[k] + STREAM_PAUSE) {
     GST_DEBUG_OBJECT (out->appsrc, "the stream paused %" GST_STIME_FORMAT
         ": the rise pending from before is left",
         GST_STIME_ARGS (GST_CLOCK_DIFF (o->in_at[k], now)));
     o->rise_pending[k] = FALSE;
   }
-  o->in_at[k] = now;
+  if (!concealed)
+    o->in_at[k] = now;
   if (!GST_CLOCK_TIME_IS_VALID (pts)) {
     end_hold (o, other, resumed);
     g_mutex_unlock (&o->lock);
@@ -489,16 +561,17 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
     take_latency_anew (o, k);
   }
   if (resumed && o->have_latency[other] && o->have_latency[k] &&
-      (o->holding[other] || other_paused (o, other, now))) {
-    /* the first input after a pause of both streams (see
+      (o->holding[other] || o->resuming[k])) {
+    /* each stream's first input after an announced pause (see
      * gst_session_output_hold_begins): the stream's latency is its, at
      * once (the video's encoding behind the audio after a stall), and the
-     * pair's rises with it. Not after a pause of this stream alone (audio
-     * that was silent): one input's delay is not taken for good */
+     * pair's rises with it. Not after other pauses (audio that was
+     * silent, an outage): one input's delay is not taken for good */
     GST_DEBUG_OBJECT (out->appsrc, "first input after a pause: its latency "
         "is taken anew");
     take_latency_anew (o, k);
   }
+  o->resuming[k] = FALSE;
   lat = GST_CLOCK_DIFF (pts, now);
   rise = o->have_latency[k] ? lat - o->latency[k] : 0;
   local = local_excess (out, arrival, now);
@@ -521,6 +594,7 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
      * again): left pending, any late input seconds later confirmed it,
      * and the timeline jumped (Internet path: gaps of 0.5-1.1 s) */
     o->rise_pending[k] = FALSE;
+    steady = TRUE;
   } else if (!o->have_latency[k] || rise < -LATENCY_JUMP) {
     /* the first input, or one much earlier than the latency says (a
      * sender resuming with timestamps ahead, the first frame held up by
@@ -592,6 +666,7 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
     }
   } else {
     o->rise_pending[k] = FALSE;
+    steady = TRUE;
     if (o->settle[k] > 0) {
       /* the first inputs may be held up (decoder start, a keyframe wait):
        * the least delayed of them sets the latency, which then stays */
@@ -600,6 +675,15 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
       if (o->settle[k] == 0)
         o->initial[k] = FALSE;
     }
+  }
+  /* the stream's usual latency, for an input without a capture time
+   * after a gap (without_capture_time): from the inputs that came at their
+   * pace (not one held by the jitterbuffer over a stall, 2 s) */
+  if (steady && by_sender && local < USUAL_LOCAL_LIMIT) {
+    if (!o->have_usual[k])
+      o->usual[k] = lat;
+    o->usual[k] += (lat - o->usual[k]) / 8;
+    o->have_usual[k] = TRUE;
   }
   /* Both streams are placed at one latency, the larger of the two. It
    * rises with either, so that both keep their relation. With two streams

@@ -137,6 +137,9 @@ observe (GstSessionSrc * self, GstSessionControlEvent * ev)
       seconds = CLAMP (seconds, 0, MAX_ANNOUNCED_LATE_S);
       priv->media_grace_until = g_get_monotonic_time () +
           (gint64) (seconds * G_USEC_PER_SEC);
+      /* both streams resume together after it */
+      gst_session_output_origin_announce_pause (&priv->origin,
+          priv->media_grace_until);
       break;
     default:
       break;

@@ -110,6 +110,9 @@ src_teardown_session (GstSessionSrc * self)
     g_clear_object (&priv->signaller);
   }
   if (priv->stage) {
+    /* a streaming thread of the stage that waits for the other stream
+     * (gst_session_output_hold_begins) goes on at once */
+    gst_session_output_origin_release (&priv->origin);
     gst_session_stage_free (priv->stage);
     priv->stage = NULL;
   }

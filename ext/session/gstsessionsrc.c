@@ -518,8 +518,7 @@ gst_session_src_finalize (GObject * object)
       (GDestroyNotify) gst_session_control_event_free);
   g_mutex_clear (&priv->ctrl_lock);
   gst_session_context_clear (&priv->ctx);
-  g_mutex_clear (&priv->origin.lock);
-  g_cond_clear (&priv->origin.cond);
+  gst_session_output_origin_clear (&priv->origin);
   G_OBJECT_CLASS (gst_session_src_parent_class)->finalize (object);
 }
 
@@ -573,9 +572,7 @@ gst_session_src_init (GstSessionSrc * self)
   gst_session_context_init (&priv->ctx);
   gst_session_scheduler_init (&priv->scheduler, GST_ELEMENT (self),
       src_script_act, self);
-  g_mutex_init (&priv->origin.lock);
-  g_cond_init (&priv->origin.cond);
-  priv->origin.origin = GST_CLOCK_TIME_NONE;
+  gst_session_output_origin_init (&priv->origin);
   g_queue_init (&priv->outbox);
   gst_session_lifecycle_init (&priv->lifecycle, GST_OBJECT (self));
   GST_OBJECT_FLAG_SET (self, GST_ELEMENT_FLAG_SOURCE);

@@ -524,10 +524,12 @@ runner_exec (SvcManagement * m, SoupServerMessage * msg, Runner * r)
   n = json_array_get_length (array);
   if (n == 0) {
     static const gchar *const loc[] = { "body", "command", NULL };
+    JsonNode *ctx = svc_json_object_int ("min_length", 1);
 
     svc_respond_model_error (msg, m->ctx, 422, FALSE,
         "sequence_too_short", loc, "the command needs at least one word",
-        "{\"min_length\":1}", command);
+        ctx, command);
+    json_node_unref (ctx);
     goto out;
   }
   argv = g_ptr_array_new ();

@@ -104,7 +104,7 @@ outcome (Request * r, const gchar ** status_text)
     const gchar *field = member_string (r->input, "field");
     const gchar *loc[3] = { "body", field, NULL };
     const gchar *ctx = NULL;
-    JsonNode *input = NULL;
+    JsonNode *input = NULL, *ctx_node;
     guint status = 500;
     gchar *error;
 
@@ -122,8 +122,11 @@ outcome (Request * r, const gchar ** status_text)
     json_builder_begin_object (b);
     json_builder_set_member_name (b, "detail");
     json_builder_begin_array (b);
+    ctx_node = ctx ? json_from_string (ctx, NULL) : NULL;
     svc_add_model_error_item (b, r->queue->ctx, type, loc, text ? text :
-        "the app failed (reference app \"fail\")", ctx, input);
+        "the app failed (reference app \"fail\")", ctx_node, input);
+    if (ctx_node)
+      json_node_unref (ctx_node);
     json_builder_end_array (b);
     json_builder_end_object (b);
     g_free (error);
@@ -210,11 +213,11 @@ on_processed (gpointer data)
 static void
 refuse_field (SoupServerMessage * msg, const SvcContext * ctx,
     const gchar * type, const gchar * field, const gchar * text,
-    const gchar * ctx_json, JsonNode * input)
+    JsonNode * ctx_node, JsonNode * input)
 {
   const gchar *loc[] = { "body", field, NULL };
 
-  svc_respond_model_error (msg, ctx, 422, FALSE, type, loc, text, ctx_json,
+  svc_respond_model_error (msg, ctx, 422, FALSE, type, loc, text, ctx_node,
       input);
 }
 
@@ -253,16 +256,19 @@ check_input (SvcQueue * queue, SoupServerMessage * msg, Request * r)
       return FALSE;
     }
     if (!text[0]) {
+      JsonNode *ctx = svc_json_object_int ("min_length", 1);
+
       refuse_field (msg, queue->ctx, "sequence_too_short", "text",
-          "text must not be empty", "{\"min_length\":1}", node);
+          "text must not be empty", ctx, node);
+      json_node_unref (ctx);
       return FALSE;
     }
     if (g_utf8_strlen (text, -1) > UPPER_MAX_LENGTH) {
-      gchar *ctx = g_strdup_printf ("{\"max_length\":%d}", UPPER_MAX_LENGTH);
+      JsonNode *ctx = svc_json_object_int ("max_length", UPPER_MAX_LENGTH);
 
       refuse_field (msg, queue->ctx, "sequence_too_long", "text",
           "text is too long", ctx, NULL);
-      g_free (ctx);
+      json_node_unref (ctx);
       return FALSE;
     }
     if (contains_blocked (queue->config, text)) {
@@ -283,13 +289,19 @@ check_input (SvcQueue * queue, SoupServerMessage * msg, Request * r)
       }
       r->seconds = json_node_get_double (node);
       if (r->seconds < 0) {
+        JsonNode *ctx = svc_json_object_int ("ge", 0);
+
         refuse_field (msg, queue->ctx, "greater_than_equal", "seconds",
-            "seconds must be at least 0", "{\"ge\":0}", node);
+            "seconds must be at least 0", ctx, node);
+        json_node_unref (ctx);
         return FALSE;
       }
       if (r->seconds > SLOW_MAX_SECONDS) {
+        JsonNode *ctx = svc_json_object_int ("le", SLOW_MAX_SECONDS);
+
         refuse_field (msg, queue->ctx, "less_than_equal", "seconds",
-            "seconds must be at most 60", "{\"le\":60}", node);
+            "seconds must be at most 60", ctx, node);
+        json_node_unref (ctx);
         return FALSE;
       }
     }
@@ -313,7 +325,7 @@ check_input (SvcQueue * queue, SoupServerMessage * msg, Request * r)
     if (type && !svc_model_error_type (type, NULL, NULL, NULL)) {
       JsonBuilder *b = json_builder_new ();
       const gchar *t;
-      gchar *ctx;
+      JsonNode *ctx;
 
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "expected");
@@ -322,11 +334,12 @@ check_input (SvcQueue * queue, SoupServerMessage * msg, Request * r)
         json_builder_add_string_value (b, t);
       json_builder_end_array (b);
       json_builder_end_object (b);
-      ctx = svc_json_builder_finish (b);
+      ctx = json_builder_get_root (b);
+      g_object_unref (b);
       refuse_field (msg, queue->ctx, "one_of", "type",
           "type must be a model-level error type of spec 001", ctx,
           json_object_get_member (object, "type"));
-      g_free (ctx);
+      json_node_unref (ctx);
       return FALSE;
     }
   }

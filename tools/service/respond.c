@@ -145,10 +145,25 @@ svc_read_json_body (SoupServerMessage * msg, gsize max, gchar ** why)
   return root;
 }
 
+JsonNode *
+svc_json_object_int (const gchar * member, gint64 value)
+{
+  JsonBuilder *b = json_builder_new ();
+  JsonNode *node;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, member);
+  json_builder_add_int_value (b, value);
+  json_builder_end_object (b);
+  node = json_builder_get_root (b);
+  g_object_unref (b);
+  return node;
+}
+
 void
 svc_add_model_error_item (JsonBuilder * b, const SvcContext * ctx,
     const gchar * type, const gchar * const *loc, const gchar * text,
-    const gchar * ctx_json, JsonNode * input)
+    JsonNode * ctx_node, JsonNode * input)
 {
   gchar *url = g_strdup_printf ("%s/docs/errors/#%s", ctx->base_url, type);
   guint i;
@@ -165,9 +180,9 @@ svc_add_model_error_item (JsonBuilder * b, const SvcContext * ctx,
   json_builder_add_string_value (b, type);
   json_builder_set_member_name (b, "url");
   json_builder_add_string_value (b, url);
-  if (ctx_json) {
+  if (ctx_node) {
     json_builder_set_member_name (b, "ctx");
-    json_builder_add_value (b, json_from_string (ctx_json, NULL));
+    json_builder_add_value (b, json_node_copy (ctx_node));
   }
   if (input) {
     json_builder_set_member_name (b, "input");
@@ -180,7 +195,7 @@ svc_add_model_error_item (JsonBuilder * b, const SvcContext * ctx,
 void
 svc_respond_model_error (SoupServerMessage * msg, const SvcContext * ctx,
     guint status, gboolean retryable, const gchar * type,
-    const gchar * const *loc, const gchar * text, const gchar * ctx_json,
+    const gchar * const *loc, const gchar * text, JsonNode * ctx_node,
     JsonNode * input)
 {
   JsonBuilder *b = json_builder_new ();
@@ -188,7 +203,7 @@ svc_respond_model_error (SoupServerMessage * msg, const SvcContext * ctx,
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "detail");
   json_builder_begin_array (b);
-  svc_add_model_error_item (b, ctx, type, loc, text, ctx_json, input);
+  svc_add_model_error_item (b, ctx, type, loc, text, ctx_node, input);
   json_builder_end_array (b);
   json_builder_end_object (b);
   soup_message_headers_replace (soup_server_message_get_response_headers

@@ -45,16 +45,18 @@ JsonNode *svc_read_json_body (SoupServerMessage * msg, gsize max, gchar ** why);
 
 /* A model-level error answer of spec 001: {"detail": [{"loc", "msg",
  * "type", "url", "ctx"?, "input"?}]} with X-Svc-Retryable. @loc is
- * NULL-terminated ("body", then the field); @ctx is JSON text or NULL;
- * @input may be NULL. */
+ * NULL-terminated ("body", then the field); @ctx_node (copied) and @input
+ * may be NULL. */
 void svc_respond_model_error (SoupServerMessage * msg, const SvcContext * ctx,
     guint status, gboolean retryable, const gchar * type,
-    const gchar * const *loc, const gchar * text, const gchar * ctx_json,
+    const gchar * const *loc, const gchar * text, JsonNode * ctx_node,
     JsonNode * input);
 /* The same error object, added to @b (for webhook payloads) */
 void svc_add_model_error_item (JsonBuilder * b, const SvcContext * ctx,
     const gchar * type, const gchar * const *loc, const gchar * text,
-    const gchar * ctx_json, JsonNode * input);
+    JsonNode * ctx_node, JsonNode * input);
+/* {"@member": @value}, for an error's ctx (free with json_node_unref) */
+JsonNode *svc_json_object_int (const gchar * member, gint64 value);
 
 /* The builder's JSON text; @b is freed */
 gchar *svc_json_builder_finish (JsonBuilder * b);

@@ -55,6 +55,9 @@
 #include "config.h"
 #endif
 
+#include <gst/session/directorcontroller.h>
+#include <gst/session/profile.h>
+
 #include "gstdirectorsrc.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_director_src_debug);

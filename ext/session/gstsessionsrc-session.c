@@ -15,6 +15,8 @@
 
 #include <string.h>
 
+#include <gst/session/profile.h>
+
 #include "gstsessionsrc-private.h"
 
 #define GST_CAT_DEFAULT gst_session_src_debug

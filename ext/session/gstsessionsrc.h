@@ -7,7 +7,9 @@
 #define __GST_SESSION_SRC_H__
 
 #include <gst/gst.h>
-#include <gst/session/session.h>
+#include <gst/session/controlevent.h>
+#include <gst/session/controlscript.h>
+#include <gst/session/message.h>
 #include <gst/session/http/http.h>
 
 #include "gstsessionoutput.h"

@@ -52,6 +52,8 @@
 #include "config.h"
 #endif
 
+#include <gst/session/worldcontroller.h>
+
 #include "gstworldsrc.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_world_src_debug);

@@ -27,8 +27,9 @@
 #include <string.h>
 
 #include "directorcontroller.h"
-#include "session.h"
+#include "profile.h"
 #include "session-private.h"
+#include "sessioninit.h"
 #include "controlevent-private.h"
 
 struct _GstSessionDirectorController

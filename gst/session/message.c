@@ -24,8 +24,8 @@
 #include "json-private.h"
 #include "message.h"
 #include "schema-private.h"
-#include "session.h"
 #include "session-private.h"
+#include "sessioninit.h"
 
 struct _GstSessionMessage
 {

@@ -7,7 +7,7 @@
 #include "config.h"
 #endif
 
-#include "session.h"
+#include "sessioninit.h"
 #include "session-private.h"
 
 GST_DEBUG_CATEGORY (gst_session_debug);

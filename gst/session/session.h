@@ -20,12 +20,6 @@
 #include <gst/session/controlevent.h>
 #include <gst/session/worldcontroller.h>
 #include <gst/session/directorcontroller.h>
-
-G_BEGIN_DECLS
-
-GST_SESSION_API
-void gst_session_init (void);
-
-G_END_DECLS
+#include <gst/session/sessioninit.h>
 
 #endif /* __GST_SESSION_H__ */

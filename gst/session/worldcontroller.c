@@ -32,8 +32,8 @@
 
 #include "worldcontroller.h"
 #include "world.h"
-#include "session.h"
 #include "session-private.h"
+#include "sessioninit.h"
 #include "controlevent-private.h"
 
 typedef enum

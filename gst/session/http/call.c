@@ -37,7 +37,7 @@
 
 #include <string.h>
 
-#include <gst/session/session.h>
+#include <gst/session/sessioninit.h>
 #include <gst/session/http/call.h>
 #include "../session-private.h"
 

@@ -38,7 +38,9 @@
 #include <string.h>
 #include <json-glib/json-glib.h>
 
-#include <gst/session/session.h>
+#include <gst/session/sessioninit.h>
+#include <gst/session/message.h>
+#include <gst/session/jsongate.h>
 #include <gst/session/http/http.h>
 #include "../session-private.h"
 #include "httperror.h"

@@ -16,7 +16,8 @@
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
-#include <gst/session/session.h>
+#include <gst/session/sessioninit.h>
+#include <gst/session/jsongate.h>
 #include <gst/session/http/http.h>
 #include "../session-private.h"
 #include "signalling-private.h"

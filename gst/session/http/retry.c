@@ -13,7 +13,7 @@
 #include "config.h"
 #endif
 
-#include <gst/session/session.h>
+#include <gst/session/sessioninit.h>
 #include "../session-private.h"
 #include "httperror.h"
 #include "httperror-private.h"

@@ -14,7 +14,8 @@
 
 #include <libsoup/soup.h>
 
-#include <gst/session/session.h>
+#include <gst/session/sessioninit.h>
+#include <gst/session/answer.h>
 #include <gst/session/http/http.h>
 #include "../session-private.h"
 #include "signalling-private.h"

@@ -67,7 +67,8 @@
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
-#include <gst/session/session.h>
+#include <gst/session/sessioninit.h>
+#include <gst/session/jsongate.h>
 #include <gst/session/http/http.h>
 #include <gst/session/platform/platform.h>
 #include "../session-private.h"

@@ -50,7 +50,7 @@
 
 #include <string.h>
 
-#include <gst/session/session.h>
+#include <gst/session/sessioninit.h>
 #include <gst/session/http/http.h>
 #include <gst/session/platform/platform.h>
 #include "../session-private.h"

@@ -14,7 +14,7 @@
 #include <json-glib/json-glib.h>
 #include <nettle/eddsa.h>
 
-#include <gst/session/session.h>
+#include <gst/session/sessioninit.h>
 #include <gst/session/http/http.h>
 #include <gst/session/platform/platform.h>
 #include "../session-private.h"

@@ -4,8 +4,8 @@
  *
  * The control-script scheduler of a session source: the script's actions
  * in order, each handed over when the element's running time reaches it
- * (the pipeline's clock, so a paused pipeline pauses the script too), one
- * timer at a time on the session thread.
+ * (a wait on the pipeline's clock, made ready on the session thread), one
+ * wait at a time.
  */
 
 #ifdef HAVE_CONFIG_H
@@ -15,6 +15,35 @@
 #include <string.h>
 
 #include "gstsessionscheduler.h"
+
+/* The clock's side of a wait: its callback (on the clock's thread) makes
+ * the wait's source ready, unless the wait was cancelled meanwhile */
+struct _GstSessionSchedulerWake
+{
+  gint refcount;
+  GMutex lock;
+  GSource *source;              /* NULL once cancelled */
+};
+
+static GstSessionSchedulerWake *
+wake_ref (GstSessionSchedulerWake * w)
+{
+  g_atomic_int_inc (&w->refcount);
+  return w;
+}
+
+static void
+wake_unref (gpointer data)
+{
+  GstSessionSchedulerWake *w = data;
+
+  if (!g_atomic_int_dec_and_test (&w->refcount))
+    return;
+  g_mutex_clear (&w->lock);
+  if (w->source)
+    g_source_unref (w->source);
+  g_free (w);
+}
 
 void
 gst_session_scheduler_init (GstSessionScheduler * s, GstElement * element,
@@ -46,6 +75,18 @@ gst_session_scheduler_rewind (GstSessionScheduler * s)
 void
 gst_session_scheduler_cancel (GstSessionScheduler * s)
 {
+  if (s->clock_id) {
+    gst_clock_id_unschedule (s->clock_id);
+    gst_clock_id_unref (s->clock_id);
+    s->clock_id = NULL;
+  }
+  if (s->wake) {
+    g_mutex_lock (&s->wake->lock);
+    g_clear_pointer (&s->wake->source, g_source_unref);
+    g_mutex_unlock (&s->wake->lock);
+    wake_unref (s->wake);
+    s->wake = NULL;
+  }
   if (s->source) {
     g_source_destroy (s->source);
     g_source_unref (s->source);
@@ -71,6 +112,29 @@ running_time_now (GstElement * element)
   gst_object_unref (clock);
   return now > base ? now - base : 0;
 }
+
+static gboolean
+on_clock_due (GstClock * clock, GstClockTime time, GstClockID id, gpointer data)
+{
+  GstSessionSchedulerWake *w = data;
+
+  g_mutex_lock (&w->lock);
+  if (w->source)
+    g_source_set_ready_time (w->source, 0);
+  g_mutex_unlock (&w->lock);
+  return TRUE;
+}
+
+static gboolean
+ready_dispatch (GSource * source, GSourceFunc callback, gpointer data)
+{
+  g_source_set_ready_time (source, -1);
+  return callback ? callback (data) : G_SOURCE_REMOVE;
+}
+
+static GSourceFuncs ready_funcs = { NULL, NULL, ready_dispatch, NULL, NULL,
+  NULL
+};
 
 static gboolean
 script_due (gpointer data)
@@ -100,22 +164,41 @@ script_due (gpointer data)
 }
 
 /* Waits on @context for the next action (nothing when one is waited for
- * already, or none is left). */
+ * already, or none is left): on the element's clock, until its running
+ * time reaches the action's (a test clock moves the script as it is
+ * moved); before the element has a clock (it gets one in PLAYING), the
+ * wait looks again every 50 ms. */
 void
 gst_session_scheduler_schedule (GstSessionScheduler * s, GMainContext * context)
 {
   const GstSessionControlAction *a;
-  GstClockTime now;
-  guint delay_ms;
+  GstClock *clock;
+  GstSessionSchedulerWake *w;
 
   if (s->script == NULL || s->source || context == NULL ||
       s->next >= gst_session_control_script_get_n_actions (s->script))
     return;
   a = gst_session_control_script_get_action (s->script, s->next);
-  now = running_time_now (s->element);
-  delay_ms = a->time > now ? (guint) ((a->time - now + GST_MSECOND - 1) /
-      GST_MSECOND) : 0;
-  s->source = g_timeout_source_new (delay_ms);
+  clock = gst_element_get_clock (s->element);
+  if (clock == NULL) {
+    s->source = g_timeout_source_new (50);
+    g_source_set_callback (s->source, script_due, s, NULL);
+    g_source_attach (s->source, context);
+    return;
+  }
+  s->source = g_source_new (&ready_funcs, sizeof (GSource));
+  g_source_set_ready_time (s->source, -1);
   g_source_set_callback (s->source, script_due, s, NULL);
   g_source_attach (s->source, context);
+  w = g_new0 (GstSessionSchedulerWake, 1);
+  w->refcount = 1;
+  g_mutex_init (&w->lock);
+  w->source = g_source_ref (s->source);
+  s->wake = w;
+  s->clock_id = gst_clock_new_single_shot_id (clock,
+      gst_element_get_base_time (s->element) + a->time);
+  if (gst_clock_id_wait_async (s->clock_id, on_clock_due, wake_ref (w),
+          wake_unref) != GST_CLOCK_OK)
+    g_source_set_ready_time (s->source, 0);
+  gst_object_unref (clock);
 }

@@ -15,13 +15,17 @@ G_BEGIN_DECLS
 typedef gboolean (*GstSessionSchedulerAct) (const GstSessionControlAction *
     action, gpointer data);
 
+typedef struct _GstSessionSchedulerWake GstSessionSchedulerWake;
+
 /* A control script played against an element's running time: each action
  * is handed to @act when its time comes, on the session thread. */
 typedef struct
 {
   GstSessionControlScript *script;      /* NULL: none */
   guint next;                   /* the first action not yet due */
-  GSource *source;              /* the wait for it */
+  GSource *source;              /* the wait for it, on the session thread */
+  GstClockID clock_id;          /* and on the element's clock */
+  GstSessionSchedulerWake *wake;        /* between the two */
   GstElement *element;          /* whose running time (not a reference) */
   GstSessionSchedulerAct act;
   gpointer data;

@@ -13,19 +13,22 @@
 #include <string.h>
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
+#include <gst/check/gsttestclock.h>
 #include <glib/gstdio.h>
 #include <unistd.h>
 
 #include "harness-fixture.h"
 
 /* @factory's element on a harness, answered by a test peer; playing, its
- * control channel open */
+ * control channel open. On the system clock, or on the harness's test
+ * clock (@test_clock: it stands at running time 0 until the test moves it,
+ * see advance_to) */
 static Fixture *
-session_new (const gchar * factory, const gchar * first_property, ...)
+session_new_valist (const gchar * factory, gboolean test_clock,
+    const gchar * first_property, va_list args)
 {
   Fixture *fx = fixture_new (factory, "video");
   GstClock *clock;
-  va_list args;
 
   fx->peer = test_peer_new ();
   script_signaller_push_peer (fx->sig, fx->peer);
@@ -34,21 +37,45 @@ session_new (const gchar * factory, const gchar * first_property, ...)
    * element gathers on 127.0.0.1, as the peer does */
   g_object_set (fx->h->element, "media-timeout", 0, "renew", FALSE, "url",
       "http://127.0.0.1:9", NULL);
-  if (first_property) {
-    va_start (args, first_property);
+  if (first_property)
     g_object_set_valist (G_OBJECT (fx->h->element), first_property, args);
-    va_end (args);
-  }
-  /* real time: control scripts run on the running time (a harness gives
-   * a test clock that stands still, and no base time) */
-  gst_harness_use_systemclock (fx->h);
+  /* control scripts run on the running time: the system clock's, with a
+   * base time (a harness gives none), or the test clock's from 0 */
+  if (!test_clock)
+    gst_harness_use_systemclock (fx->h);
   clock = gst_element_get_clock (fx->h->element);
   fail_unless (clock != NULL);
-  gst_element_set_base_time (fx->h->element, gst_clock_get_time (clock));
+  gst_element_set_base_time (fx->h->element, test_clock ? 0 :
+      gst_clock_get_time (clock));
   gst_object_unref (clock);
   gst_harness_play (fx->h);
   fail_unless (test_peer_wait_channel (fx->peer, WAIT_S),
       "no control channel within %d s", WAIT_S);
+  return fx;
+}
+
+static Fixture *
+session_new (const gchar * factory, const gchar * first_property, ...)
+{
+  Fixture *fx;
+  va_list args;
+
+  va_start (args, first_property);
+  fx = session_new_valist (factory, FALSE, first_property, args);
+  va_end (args);
+  return fx;
+}
+
+static Fixture *
+session_new_on_test_clock (const gchar * factory,
+    const gchar * first_property, ...)
+{
+  Fixture *fx;
+  va_list args;
+
+  va_start (args, first_property);
+  fx = session_new_valist (factory, TRUE, first_property, args);
+  va_end (args);
   return fx;
 }
 
@@ -341,58 +368,74 @@ GST_START_TEST (test_director_prompt_versions)
 
 GST_END_TEST;
 
-/* the element's running time */
-static GstClockTime
-running_time (Fixture * fx)
+/* Moves the element's test clock to running time @t, runs what waited on
+ * it until the peer receives a message (bounded: the scheduler sets its
+ * next wait on the session thread), and returns that message, of @type */
+static gchar *
+sent_at (Fixture * fx, GstClockTime t, const gchar * type)
 {
-  GstClock *clock = gst_element_get_clock (fx->h->element);
-  GstClockTime now;
+  GstTestClock *clock = GST_TEST_CLOCK (gst_element_get_clock (fx->h->element));
+  gint64 deadline = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
+  guint n = test_peer_received (fx->peer);
 
-  fail_unless (clock != NULL);
-  now = gst_clock_get_time (clock) - gst_element_get_base_time (fx->h->element);
+  gst_test_clock_set_time (clock, t);
+  while (test_peer_received (fx->peer) == n &&
+      g_get_monotonic_time () < deadline) {
+    GstClockID id;
+
+    while ((id = gst_test_clock_process_next_clock_id (clock)))
+      gst_clock_id_unref (id);
+    g_usleep (2000);
+  }
   gst_object_unref (clock);
-  return now;
+  return expect_sent (fx, type);
 }
 
 /* A control script's actions go at their running times, in order, each
- * as the control it names (the session is up long before the first: in
- * this process it takes well under a second) */
+ * as the control it names, on the pipeline's clock (a test clock here:
+ * the script moves only as the clock is moved) */
 GST_START_TEST (test_control_script_actions_in_order)
 {
   gchar *path = NULL;
   gint fd = g_file_open_tmp ("controls-XXXXXX.txt", &path, NULL);
   const gchar *script = "8 press forward\n8.3 prompt the tide comes in\n"
       "8.6 release forward\n8.9 ping\n";
-  GstClockTime t;
+  GstTestClock *clock;
+  GstClockID id = NULL;
   Fixture *fx;
+  guint n;
   gchar *m;
 
   fail_unless (fd >= 0);
   fail_unless (write (fd, script, strlen (script)) == (gssize) strlen (script));
   close (fd);
-  fx = session_new ("worldsrc", "prompt", "a quiet harbour",
+  fx = session_new_on_test_clock ("worldsrc", "prompt", "a quiet harbour",
       "control-script", path, NULL);
   configured (fx);
-  t = running_time (fx);
-  fail_unless (t < 8 * GST_SECOND, "the session came up at %" GST_TIME_FORMAT
-      ", after the script's first action", GST_TIME_ARGS (t));
-  m = expect_sent (fx, "commands");
-  t = running_time (fx);
-  fail_unless (t >= 8 * GST_SECOND, "press at %" GST_TIME_FORMAT,
-      GST_TIME_ARGS (t));
+  /* the script waits on the element's clock for its first action */
+  clock = GST_TEST_CLOCK (gst_element_get_clock (fx->h->element));
+  fail_unless (gst_test_clock_timed_wait_for_multiple_pending_ids (clock, 1,
+          WAIT_S * 1000, NULL), "the script set no wait on the clock");
+  fail_unless (gst_test_clock_peek_next_pending_id (clock, &id));
+  fail_unless_equals_uint64 (gst_clock_id_get_time (id), 8 * GST_SECOND);
+  gst_clock_id_unref (id);
+  /* just before it, nothing is due and nothing goes */
+  n = test_peer_received (fx->peer);
+  gst_test_clock_set_time (clock, 8 * GST_SECOND - 1);
+  fail_if (gst_test_clock_process_next_clock_id (clock));
+  fail_unless_equals_int (test_peer_received (fx->peer), n);
+  gst_object_unref (clock);
+  m = sent_at (fx, 8 * GST_SECOND, "commands");
   assert_contains (m, "\"active\":[\"forward\"]");
   g_free (m);
-  m = expect_sent (fx, "prompt");
+  m = sent_at (fx, 8300 * GST_MSECOND, "prompt");
   assert_contains (m, "the tide comes in");
   g_free (m);
   test_peer_send (fx->peer, "{\"type\":\"prompt_applied\"}");
-  m = expect_sent (fx, "commands");
+  m = sent_at (fx, 8600 * GST_MSECOND, "commands");
   assert_contains (m, "\"active\":[]");
   g_free (m);
-  g_free (expect_sent (fx, "ping"));
-  t = running_time (fx);
-  fail_unless (t >= 8900 * GST_MSECOND, "ping at %" GST_TIME_FORMAT,
-      GST_TIME_ARGS (t));
+  g_free (sent_at (fx, 8900 * GST_MSECOND, "ping"));
   fixture_free (fx);
   g_unlink (path);
   g_free (path);

@@ -7,35 +7,43 @@
 
 #include "timeline-test.h"
 
+/* An output of @kind in a bin of its own in the timeline's, its pad
+ * linked to a new appsink (@sink) */
+static GstSessionOutput *
+output_in_bin (Timeline * t, GstSessionOutputKind kind, GstElement ** sink)
+{
+  const gchar *name = kind == GST_SESSION_OUTPUT_VIDEO ? "video" : "audio";
+  GstPadTemplate *templ = gst_pad_template_new (name, GST_PAD_SRC,
+      GST_PAD_ALWAYS, GST_CAPS_ANY);
+  GstElement *inner = gst_bin_new (NULL);
+  GstSessionOutput *out;
+  GstPad *sinkpad;
+
+  gst_bin_add (t->bin, inner);
+  out = gst_session_output_new (GST_BIN (inner), name, templ, kind, &t->origin);
+  gst_object_unref (templ);
+  *sink = gst_element_factory_make ("appsink", NULL);
+  g_object_set (*sink, "sync", FALSE, "async", FALSE, NULL);
+  gst_bin_add (t->bin, *sink);
+  sinkpad = gst_element_get_static_pad (*sink, "sink");
+  fail_unless_equals_int (gst_pad_link (gst_session_output_get_pad (out),
+          sinkpad), GST_PAD_LINK_OK);
+  gst_object_unref (sinkpad);
+  return out;
+}
+
 void
 timeline_init_rate (Timeline * t, gboolean encoded, gint fps)
 {
-  GstPadTemplate *templ;
-  GstElement *inner;
-  GstPad *pad, *sinkpad;
-
   memset (t, 0, sizeof (*t));
   t->bin = GST_BIN (gst_object_ref_sink (gst_pipeline_new ("timeline")));
   t->clock = GST_TEST_CLOCK (gst_test_clock_new ());
   gst_pipeline_use_clock (GST_PIPELINE (t->bin), GST_CLOCK (t->clock));
   gst_session_output_origin_init (&t->origin);
   t->origin.has_video = TRUE;
-  templ = gst_pad_template_new ("video", GST_PAD_SRC, GST_PAD_ALWAYS,
-      GST_CAPS_ANY);
-  /* the output lives in a bin, as in the element, linked to an appsink */
-  inner = gst_bin_new ("src");
-  gst_bin_add (t->bin, inner);
-  t->out = gst_session_output_new (GST_BIN (inner), "video", templ,
-      GST_SESSION_OUTPUT_VIDEO, &t->origin);
-  gst_object_unref (templ);
-  /* what leaves the output, collected by collect_output () */
-  t->sink = gst_element_factory_make ("appsink", NULL);
-  g_object_set (t->sink, "sync", FALSE, "async", FALSE, NULL);
-  gst_bin_add (t->bin, t->sink);
-  pad = gst_session_output_get_pad (t->out);
-  sinkpad = gst_element_get_static_pad (t->sink, "sink");
-  fail_unless_equals_int (gst_pad_link (pad, sinkpad), GST_PAD_LINK_OK);
-  gst_object_unref (sinkpad);
+  /* the output lives in a bin, as in the element, linked to an appsink
+   * (what leaves it, collected by collect_output ()) */
+  t->out = output_in_bin (t, GST_SESSION_OUTPUT_VIDEO, &t->sink);
   fail_if (gst_element_set_state (GST_ELEMENT (t->bin), GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE);
   t->frame = GST_SECOND / fps;
@@ -61,24 +69,9 @@ timeline_init (Timeline * t, gboolean encoded)
 void
 timeline_add_audio (Timeline * t)
 {
-  GstPadTemplate *templ = gst_pad_template_new ("audio", GST_PAD_SRC,
-      GST_PAD_ALWAYS, GST_CAPS_ANY);
-  GstElement *inner = gst_bin_new ("asrc");
-  GstPad *pad, *sinkpad;
-
-  gst_bin_add (t->bin, inner);
-  t->aout = gst_session_output_new (GST_BIN (inner), "audio", templ,
-      GST_SESSION_OUTPUT_AUDIO, &t->origin);
-  gst_object_unref (templ);
-  t->asink = gst_element_factory_make ("appsink", NULL);
-  g_object_set (t->asink, "sync", FALSE, "async", FALSE, NULL);
-  gst_bin_add (t->bin, t->asink);
-  pad = gst_session_output_get_pad (t->aout);
-  sinkpad = gst_element_get_static_pad (t->asink, "sink");
-  fail_unless_equals_int (gst_pad_link (pad, sinkpad), GST_PAD_LINK_OK);
-  gst_object_unref (sinkpad);
-  fail_unless (gst_element_sync_state_with_parent (inner));
-  fail_unless (gst_element_sync_state_with_parent (t->asink));
+  t->aout = output_in_bin (t, GST_SESSION_OUTPUT_AUDIO, &t->asink);
+  /* the timeline is playing already */
+  fail_unless (gst_bin_sync_children_states (t->bin));
   gst_session_output_start (t->aout, GST_CLOCK (t->clock), 0);
   t->acaps = gst_caps_new_simple ("audio/x-raw", "format", G_TYPE_STRING,
       "S16LE", "rate", G_TYPE_INT, 48000, "channels", G_TYPE_INT, 1,

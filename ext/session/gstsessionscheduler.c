@@ -25,6 +25,17 @@ struct _GstSessionSchedulerWake
   GSource *source;              /* NULL once cancelled */
 };
 
+static GstClockTime running_time_now (GstElement * element);
+
+/* from now to running time @t, or 0 */
+static GstClockTime
+running_wait (GstElement * element, GstClockTime t)
+{
+  GstClockTime now = running_time_now (element);
+
+  return t > now ? t - now : 0;
+}
+
 static GstSessionSchedulerWake *
 wake_ref (GstSessionSchedulerWake * w)
 {
@@ -166,8 +177,8 @@ script_due (gpointer data)
 /* Waits on @context for the next action (nothing when one is waited for
  * already, or none is left): on the element's clock, until its running
  * time reaches the action's (a test clock moves the script as it is
- * moved); before the element has a clock (it gets one in PLAYING), the
- * wait looks again every 50 ms. */
+ * moved). Without a clock (before PLAYING) nothing is waited for: the
+ * element schedules again when it goes to PLAYING. */
 void
 gst_session_scheduler_schedule (GstSessionScheduler * s, GMainContext * context)
 {
@@ -180,12 +191,8 @@ gst_session_scheduler_schedule (GstSessionScheduler * s, GMainContext * context)
     return;
   a = gst_session_control_script_get_action (s->script, s->next);
   clock = gst_element_get_clock (s->element);
-  if (clock == NULL) {
-    s->source = g_timeout_source_new (50);
-    g_source_set_callback (s->source, script_due, s, NULL);
-    g_source_attach (s->source, context);
+  if (clock == NULL)
     return;
-  }
   s->source = g_source_new (&ready_funcs, sizeof (GSource));
   g_source_set_ready_time (s->source, -1);
   g_source_set_callback (s->source, script_due, s, NULL);
@@ -197,8 +204,24 @@ gst_session_scheduler_schedule (GstSessionScheduler * s, GMainContext * context)
   s->wake = w;
   s->clock_id = gst_clock_new_single_shot_id (clock,
       gst_element_get_base_time (s->element) + a->time);
-  if (gst_clock_id_wait_async (s->clock_id, on_clock_due, wake_ref (w),
-          wake_unref) != GST_CLOCK_OK)
-    g_source_set_ready_time (s->source, 0);
+  switch (gst_clock_id_wait_async (s->clock_id, on_clock_due, wake_ref (w),
+          wake_unref)) {
+    case GST_CLOCK_OK:
+      break;
+    case GST_CLOCK_BADTIME:
+    case GST_CLOCK_UNSUPPORTED:
+      /* the clock kept nothing (nor the reference it was given): the rest
+       * of the wait in real time */
+      wake_unref (w);
+      gst_session_scheduler_cancel (s);
+      s->source = g_timeout_source_new ((guint) (running_wait (s->element,
+                  a->time) / GST_MSECOND));
+      g_source_set_callback (s->source, script_due, s, NULL);
+      g_source_attach (s->source, context);
+      break;
+    default:
+      g_source_set_ready_time (s->source, 0);
+      break;
+  }
   gst_object_unref (clock);
 }

@@ -134,6 +134,7 @@ G_GNUC_INTERNAL void src_teardown_session (GstSessionSrc * self);
 G_GNUC_INTERNAL void src_end_stream (GstSessionSrc * self);
 G_GNUC_INTERNAL void src_start_session (GstSessionSrc * self);
 G_GNUC_INTERNAL gboolean src_start_in_context (gpointer data);
+G_GNUC_INTERNAL gboolean src_pause_script_in_context (gpointer data);
 G_GNUC_INTERNAL void src_stop_in_context (gpointer data);
 G_GNUC_INTERNAL gboolean src_stop_timeout (gpointer data);
 G_GNUC_INTERNAL gboolean src_eos_in_context (gpointer data);

@@ -834,8 +834,20 @@ src_start_in_context (gpointer data)
   priv->want_session = TRUE;
   priv->lifecycle.attempt = 0;
   src_start_session (self);
+  /* a wait set before a pause is on the old base time, maybe the old
+   * clock: set anew */
+  gst_session_scheduler_cancel (&priv->scheduler);
   if (!priv->ended)
     gst_session_scheduler_schedule (&priv->scheduler, priv->context);
+  return G_SOURCE_REMOVE;
+}
+
+gboolean
+src_pause_script_in_context (gpointer data)
+{
+  GstSessionSrc *self = data;
+
+  gst_session_scheduler_cancel (&PRIV (self)->scheduler);
   return G_SOURCE_REMOVE;
 }
 

@@ -322,6 +322,10 @@ gst_session_src_change_state (GstElement * element, GstStateChange transition)
         src_invoke (self, src_start_in_context);
       break;
     }
+    case GST_STATE_CHANGE_PLAYING_TO_PAUSED:
+      /* the script stops with the running time */
+      src_invoke (self, src_pause_script_in_context);
+      break;
     case GST_STATE_CHANGE_READY_TO_NULL:
       stop_context (self);
       join_dtls_key (self);

@@ -197,11 +197,10 @@ ntp_reference_caps (void)
  * sender paused (a stall), or the path did (an outage). Called with the
  * origin lock. */
 static gboolean
-after_gap (GstSessionOutputOrigin * o, GstSessionOutputKind k, GstBuffer * in)
+after_gap (GstSessionOutputOrigin * o, GstSessionOutputKind k, GstClockTime pts)
 {
   return GST_CLOCK_TIME_IS_VALID (o->in_end[k]) &&
-      GST_BUFFER_PTS_IS_VALID (in) &&
-      GST_BUFFER_PTS (in) > o->in_end[k] + STREAM_PAUSE;
+      GST_CLOCK_TIME_IS_VALID (pts) && pts > o->in_end[k] + STREAM_PAUSE;
 }
 
 /* Whether the @other stream's inputs stopped: none came in STREAM_PAUSE.
@@ -244,7 +243,7 @@ gst_session_output_hold_begins (GstSessionOutput * out, GstBuffer * in,
   g_mutex_lock (&o->lock);
   hold = o->have_common && o->have_latency[other] && !o->holding[other] &&
       g_get_monotonic_time () < o->pause_until &&
-      other_paused (o, other, now) && after_gap (o, k, in);
+      other_paused (o, other, now) && after_gap (o, k, GST_BUFFER_PTS (in));
   if (hold) {
     GST_DEBUG_OBJECT (out->appsrc, "both streams paused: the first input "
         "after the pause waits for the other stream's");
@@ -370,8 +369,7 @@ without_capture_time (GstSessionOutputOrigin * o, GstSessionOutputKind k,
 {
   GstClockTimeDiff t;
 
-  if (!o->have_latency[k] || !GST_CLOCK_TIME_IS_VALID (o->in_end[k]) ||
-      pts <= o->in_end[k] + STREAM_PAUSE)
+  if (!o->have_latency[k] || !after_gap (o, k, pts))
     return on_basis (o, k, pts);
   t = GST_CLOCK_DIFF (o->have_usual[k] ? o->usual[k] : o->latency[k], now);
   if (t < 0)
@@ -509,7 +507,7 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
   if (GST_CLOCK_TIME_IS_VALID (arrival) && arrival >= out->base_time &&
       arrival - out->base_time < now)
     arrived = arrival - out->base_time;
-  resumed = after_gap (o, k, in);
+  resumed = after_gap (o, k, GST_BUFFER_PTS (in));
   pts = sender_time (o, k, in, now, arrived, &by_sender);
   /* the decoder's own (concealment, see below) says nothing of the
    * stream's pace: 2 s of it at once after a stall, stamped at the stall's

@@ -206,6 +206,12 @@ gst_director_src_receive (GstSessionSrc * src, const gchar * text)
 }
 
 static gboolean
+gst_director_src_probe (GstSessionSrc * src)
+{
+  return gst_session_director_controller_probe (GST_DIRECTOR_SRC (src)->ctrl);
+}
+
+static gboolean
 gst_director_src_stop (GstSessionSrc * src)
 {
   return gst_session_director_controller_stop (GST_DIRECTOR_SRC (src)->ctrl,
@@ -425,6 +431,7 @@ gst_director_src_class_init (GstDirectorSrcClass * klass)
   src_class->channel_closed = gst_director_src_channel_closed;
   src_class->receive = gst_director_src_receive;
   src_class->stop = gst_director_src_stop;
+  src_class->probe = gst_director_src_probe;
   src_class->take_events = gst_director_src_take_events;
   src_class->apply_action = gst_director_src_apply_action;
   src_class->check_start = gst_director_src_check_start;

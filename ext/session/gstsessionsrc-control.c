@@ -181,6 +181,14 @@ act_on_event (GstSessionSrc * self, GstSessionControlEvent * ev)
       GST_ELEMENT_WARNING (self, STREAM, FAILED, ("%s", ev->error->message),
           (NULL));
       break;
+    case GST_SESSION_CONTROL_EVENT_ROUND_TRIP:{
+      gdouble ms = -1;
+
+      /* a probe of the path (latency=-1 follows it) */
+      if (gst_structure_get_double (ev->details, "ms", &ms))
+        src_path_round_trip (self, ms);
+      break;
+    }
   }
 }
 

@@ -18,6 +18,7 @@
 #include "gstsessionlifecycle.h"
 #include "gstsessionscheduler.h"
 #include "gstsessionstats.h"
+#include "gstsessionlatency.h"
 
 G_BEGIN_DECLS
 
@@ -25,11 +26,9 @@ GST_DEBUG_CATEGORY_EXTERN (gst_session_src_debug);
 
 #define DEFAULT_MEDIA_TIMEOUT 5000
 
-/* jitterbuffer latency (ms) with latency=-1: loopback, or elsewhere */
+/* jitterbuffer latency (ms) with latency=-1 on loopback; elsewhere it
+ * follows the path (gstsessionlatency.h) */
 #define AUTO_LATENCY_LOOPBACK 5
-#define AUTO_LATENCY_REMOTE 200
-/* the most latency=-1 rises to off loopback (see follow_path) */
-#define AUTO_LATENCY_MAX 500
 
 /* the longest stall announced by deadline_missed (late_by_seconds) that is
  * waited out before media-timeout counts: a service-sent number, clamped */
@@ -88,6 +87,8 @@ typedef struct
   guint auto_latency;           /* latency=-1 off loopback: ms, or 0 */
   gboolean follows_path;        /* the session's latency is auto_latency */
   gint64 latency_checked;       /* monotonic µs */
+  GstSessionPathProbe path_probe;       /* this session's own pings */
+  gboolean path_measured;       /* a probe came since latency_checked */
   GSource *stop_source;
   GSource *drain_source;        /* the end, once what is in flight came */
   gint64 drain_started;
@@ -137,6 +138,7 @@ G_GNUC_INTERNAL gboolean src_start_in_context (gpointer data);
 G_GNUC_INTERNAL gboolean src_pause_script_in_context (gpointer data);
 G_GNUC_INTERNAL void src_stop_in_context (gpointer data);
 G_GNUC_INTERNAL gboolean src_stop_timeout (gpointer data);
+G_GNUC_INTERNAL void src_path_round_trip (GstSessionSrc * self, gdouble ms);
 G_GNUC_INTERNAL gboolean src_eos_in_context (gpointer data);
 
 G_END_DECLS

@@ -573,37 +573,89 @@ set_recovery (GstSessionSrc * self, GstClockTime recovery)
         gst_message_new_latency (GST_OBJECT (self)));
 }
 
-/* latency=-1 off loopback: the jitterbuffer must wait long enough for a
- * retransmission, which takes a round trip and the wait for the NACK's
- * RTCP packet. Once retransmissions measured the round trip (NACK to RTX),
- * the latency rises to twice it plus 80 ms when that is more (at most
- * AUTO_LATENCY_MAX, never down within the element's life, so the timeline
- * moves once), and the output places media that much later. */
+/* the jitter counts once a stream brought this many packets; the share of
+ * packets asked for again is taken of at least this many */
+#define JITTER_AFTER_PACKETS 100
+#define LOSS_AFTER_PACKETS 200
+
+/* latency=-1 off loopback: the jitterbuffer waits long enough for a lost
+ * packet's retransmission, which takes a round trip and the wait for the
+ * NACK (gst_session_latency_for_path). The session starts low and pings
+ * the service on the control channel (a probe at once, then every 2 s);
+ * the latency rises when the probes' round trip, the retransmissions' or
+ * the jitter ask for 20 ms more (never down within the element's life,
+ * so that the timeline moves only forward), and the output places media
+ * that much later. Every second, or at once when a probe came. */
 static void
 follow_path (GstSessionSrc * self, gint64 now)
 {
+  GstSessionSrcClass *klass = GST_SESSION_SRC_GET_CLASS (self);
   GstSessionSrcPrivate *priv = PRIV (self);
-  GstSessionTransportStats t;
+  GstSessionTransportStats v, a;
+  GstClockTime rtx, jitter;
+  guint64 received;
+  gdouble loss;
   guint current, target;
 
-  if (!priv->follows_path || !priv->channel_open ||
-      now - priv->latency_checked < G_USEC_PER_SEC)
+  if (!priv->follows_path || !priv->channel_open)
+    return;
+  if (klass->probe && gst_session_path_probe_due (&priv->path_probe, now)) {
+    gboolean sent;
+
+    g_mutex_lock (&priv->ctrl_lock);
+    sent = klass->probe (self);
+    gst_session_src_collect_events (self);
+    g_mutex_unlock (&priv->ctrl_lock);
+    if (sent)
+      gst_session_path_probe_sent (&priv->path_probe, now);
+  }
+  if (!priv->path_measured && now - priv->latency_checked < G_USEC_PER_SEC)
     return;
   priv->latency_checked = now;
+  priv->path_measured = FALSE;
   gst_session_stage_get_transport_stats (priv->stage, GST_SESSION_OUTPUT_VIDEO,
-      &t);
-  if (!t.valid || !GST_CLOCK_TIME_IS_VALID (t.rtx_round_trip))
+      &v);
+  gst_session_stage_get_transport_stats (priv->stage, GST_SESSION_OUTPUT_AUDIO,
+      &a);
+  rtx = v.rtx_round_trip;
+  if (GST_CLOCK_TIME_IS_VALID (a.rtx_round_trip))
+    rtx = GST_CLOCK_TIME_IS_VALID (rtx) ? MAX (rtx, a.rtx_round_trip) :
+        a.rtx_round_trip;
+  /* the jitter of a stream's first packets (queued while the session set
+   * up, then a keyframe's burst) says little of the path */
+  jitter = MAX (v.packets_received >= JITTER_AFTER_PACKETS ? v.jitter : 0,
+      a.packets_received >= JITTER_AFTER_PACKETS ? a.jitter : 0);
+  received = v.packets_received + a.packets_received;
+  loss = (gdouble) (v.packets_recovered + v.packets_lost +
+      a.packets_recovered + a.packets_lost) / MAX (received, LOSS_AFTER_PACKETS);
+  current = MAX (GST_SESSION_LATENCY_START_MS, priv->auto_latency);
+  target = gst_session_latency_for_path (gst_session_path_probe_round_trip
+      (&priv->path_probe), rtx, jitter, loss);
+  if (target < current + 20)
     return;
-  current = MAX (AUTO_LATENCY_REMOTE, priv->auto_latency);
-  target = (guint) (2 * t.rtx_round_trip / GST_MSECOND) + 80;
-  target = MIN ((target + 19) / 20 * 20, AUTO_LATENCY_MAX);
-  if (target < current + 40)
-    return;
-  GST_INFO_OBJECT (self, "round trip %" GST_TIME_FORMAT ": latency %u ms, "
-      "was %u", GST_TIME_ARGS (t.rtx_round_trip), target, current);
+  GST_INFO_OBJECT (self, "round trip %" GST_TIME_FORMAT " (probes), %"
+      GST_TIME_FORMAT " (retransmissions), jitter %" GST_TIME_FORMAT
+      ", %.2f %% asked again: latency %u ms, was %u", GST_TIME_ARGS
+      (gst_session_path_probe_round_trip (&priv->path_probe)),
+      GST_TIME_ARGS (rtx), GST_TIME_ARGS (jitter), loss * 100, target,
+      current);
   priv->auto_latency = target;
   gst_session_stage_set_latency (priv->stage, target);
   set_recovery (self, target * GST_MSECOND);
+}
+
+/* A probe's pong: the path's round trip (on the session thread) */
+void
+src_path_round_trip (GstSessionSrc * self, gdouble ms)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+
+  if (!(ms >= 0) || ms > 60000)
+    return;
+  gst_session_path_probe_add (&priv->path_probe,
+      (GstClockTime) (ms * GST_MSECOND));
+  priv->path_measured = TRUE;
+  follow_path (self, g_get_monotonic_time ());
 }
 
 /* session/stats every stats-interval ms while media flows */
@@ -757,7 +809,7 @@ src_start_session (GstSessionSrc * self)
       GST_WEBRTC_ICE_TRANSPORT_POLICY_RELAY;
   config.latency_ms = priv->latency >= 0 ? (guint) priv->latency :
       config.loopback_only ? AUTO_LATENCY_LOOPBACK :
-      MAX (AUTO_LATENCY_REMOTE, priv->auto_latency);
+      MAX (GST_SESSION_LATENCY_START_MS, priv->auto_latency);
   priv->follows_path = priv->latency < 0 && !config.loopback_only;
   config.stun_server = stun = g_strdup (priv->stun_server);
   config.turn_server = turn = g_strdup (priv->turn_server);
@@ -788,6 +840,8 @@ src_start_session (GstSessionSrc * self)
   priv->lifecycle.sessions++;
   g_atomic_int_set (&priv->session_number, priv->lifecycle.sessions);
   gst_session_stats_reset (&priv->stats_state);
+  gst_session_path_probe_reset (&priv->path_probe);
+  priv->path_measured = FALSE;
   priv->started_at = g_get_monotonic_time ();
   priv->opened_at = 0;
   priv->media_grace_until = 0;

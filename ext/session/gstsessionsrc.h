@@ -64,6 +64,7 @@ struct _GstSessionSrcClass
   gboolean (*apply_action) (GstSessionSrc * src,
       const GstSessionControlAction * action, GError ** error);
   gboolean (*check_start) (GstSessionSrc * src, GError ** error);
+  gboolean (*probe) (GstSessionSrc * src);
 
   gpointer _gst_reserved[GST_PADDING];
 };

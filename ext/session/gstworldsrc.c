@@ -224,6 +224,12 @@ gst_world_src_receive (GstSessionSrc * src, const gchar * text)
 }
 
 static gboolean
+gst_world_src_probe (GstSessionSrc * src)
+{
+  return gst_session_world_controller_probe (GST_WORLD_SRC (src)->ctrl);
+}
+
+static gboolean
 gst_world_src_stop (GstSessionSrc * src)
 {
   return gst_session_world_controller_stop (GST_WORLD_SRC (src)->ctrl, NULL);
@@ -418,6 +424,7 @@ gst_world_src_class_init (GstWorldSrcClass * klass)
   src_class->channel_closed = gst_world_src_channel_closed;
   src_class->receive = gst_world_src_receive;
   src_class->stop = gst_world_src_stop;
+  src_class->probe = gst_world_src_probe;
   src_class->take_events = gst_world_src_take_events;
   src_class->apply_action = gst_world_src_apply_action;
 

@@ -57,6 +57,30 @@ void control_deferred_free (gpointer json);
 G_GNUC_INTERNAL
 gboolean control_defer (GQueue * deferred, gchar * json, GError ** error);
 
+/* The controller's own pings, probes of the path (not the application's:
+ * their pongs are not posted). The last CONTROL_PROBES sent are kept; a
+ * pong echoing one of their times answers it, once. */
+#define CONTROL_PROBES 4
+
+typedef struct
+{
+  gdouble ts[CONTROL_PROBES];   /* control_now_ms() when sent; 0: none */
+  guint next;
+} ControlProbes;
+
+G_GNUC_INTERNAL
+void control_probes_clear (ControlProbes * probes);
+
+/* Notes a probe sent at @ts. */
+G_GNUC_INTERNAL
+void control_probes_sent (ControlProbes * probes, gdouble ts);
+
+/* When @ts (a pong's echoed time) is a probe's: forgets it, queues a
+ * ROUND_TRIP event and returns TRUE. */
+G_GNUC_INTERNAL
+gboolean control_probes_answered (ControlProbes * probes, GQueue * events,
+    gdouble ts);
+
 G_END_DECLS
 
 #endif

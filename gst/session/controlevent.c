@@ -8,6 +8,7 @@
 #endif
 
 #include <math.h>
+#include <string.h>
 
 #include "controlevent.h"
 #include "controlevent-private.h"
@@ -154,5 +155,40 @@ control_defer (GQueue * deferred, gchar * json, GError ** error)
     return FALSE;
   }
   g_queue_push_tail (deferred, json);
+  return TRUE;
+}
+
+void
+control_probes_clear (ControlProbes * probes)
+{
+  memset (probes, 0, sizeof (*probes));
+}
+
+void
+control_probes_sent (ControlProbes * probes, gdouble ts)
+{
+  probes->ts[probes->next] = ts;
+  probes->next = (probes->next + 1) % CONTROL_PROBES;
+}
+
+gboolean
+control_probes_answered (ControlProbes * probes, GQueue * events, gdouble ts)
+{
+  gdouble rtt;
+  guint i;
+
+  /* the service echoes the number it got; within a microsecond, for one
+   * that prints fewer digits (probes go seconds apart) */
+  for (i = 0; i < CONTROL_PROBES; i++)
+    if (probes->ts[i] > 0 && fabs (probes->ts[i] - ts) < 1e-3)
+      break;
+  if (i == CONTROL_PROBES)
+    return FALSE;
+  probes->ts[i] = 0;
+  rtt = control_now_ms () - ts;
+  if (rtt >= 0)
+    control_events_push (events, GST_SESSION_CONTROL_EVENT_ROUND_TRIP, NULL,
+        NULL, gst_structure_new ("session/round-trip", "ms", G_TYPE_DOUBLE,
+            rtt, NULL), NULL);
   return TRUE;
 }

@@ -31,8 +31,14 @@ G_BEGIN_DECLS
  *   media will come for a while (a late chunk): @details
  *   (`session/media-pause`) has `seconds` (double, 0 or more, finite).
  *   Comes before the message's MESSAGE event.
+ * @GST_SESSION_CONTROL_EVENT_ROUND_TRIP: the pong of one of the
+ *   controller's own pings (its probe of the path, see
+ *   gst_session_world_controller_probe()) came: @details
+ *   (`session/round-trip`) has `ms` (double, 0 or more), the time from the
+ *   ping to its pong. Takes the place of the pong's MESSAGE event: nothing
+ *   is posted for it.
  *
- * The last three carry what an element needs from the app's messages
+ * The last four carry what an element needs from the app's messages
  * without knowing their names.
  *
  * What a session controller asks its element to do. Controllers queue these
@@ -47,6 +53,7 @@ typedef enum {
   GST_SESSION_CONTROL_EVENT_OUTPUT_OPEN,
   GST_SESSION_CONTROL_EVENT_VIDEO_SIZE,
   GST_SESSION_CONTROL_EVENT_MEDIA_PAUSE,
+  GST_SESSION_CONTROL_EVENT_ROUND_TRIP,
 } GstSessionControlEventType;
 
 /**

@@ -50,6 +50,7 @@ struct _GstSessionDirectorController
   GQueue waiting;               /* Waiting*: prompts sent once configured */
   GQueue deferred;              /* control_ping_mark or a stop, asked for before
                                  * a channel was open: sent once configured */
+  ControlProbes probes;         /* the element's own pings */
 
   GstStructure *session_info;
   GstStructure *effective;      /* the last `configured` */
@@ -304,6 +305,7 @@ gst_session_director_controller_channel_open (GstSessionDirectorController *
   ctrl->open = TRUE;
   ctrl->configured = FALSE;
   ctrl->configure_failed = FALSE;
+  control_probes_clear (&ctrl->probes);
   g_queue_clear_full (&ctrl->waiting, (GDestroyNotify) waiting_free);
   if (ctrl->prompt == NULL)
     return;
@@ -359,6 +361,32 @@ gst_session_director_controller_ping (GstSessionDirectorController * ctrl,
   }
   g_free (json);
   return control_defer (&ctrl->deferred, control_ping_mark, error);
+}
+
+/**
+ * gst_session_director_controller_probe:
+ * @ctrl: a controller
+ *
+ * Sends a `ping` of the element's own, a probe of the path: its pong is a
+ * ROUND_TRIP event, not a MESSAGE one. Only once the session is
+ * configured (or runs the service's default): nothing waits for a probe.
+ *
+ * Returns: %TRUE when it was sent
+ */
+gboolean
+gst_session_director_controller_probe (GstSessionDirectorController * ctrl)
+{
+  gdouble ts = control_now_ms ();
+  gchar *json;
+
+  if (!ctrl->open || !(ctrl->configured || ctrl->configure_failed))
+    return FALSE;
+  json = gst_session_director_build_ping (ts, NULL);
+  if (json == NULL)
+    return FALSE;
+  control_probes_sent (&ctrl->probes, ts);
+  send_json (ctrl, json);
+  return TRUE;
 }
 
 /**
@@ -473,7 +501,13 @@ gst_session_director_controller_receive (GstSessionDirectorController * ctrl,
   } else if (strcmp (type, "pong") == 0) {
     gdouble ts, rtt;
 
-    if (gst_structure_get_double (s, "client_ts", &ts)) {
+    if (gst_structure_get_double (s, "client_ts", &ts) &&
+        control_probes_answered (&ctrl->probes, ctrl->events, ts)) {
+      /* our own probe's: told as ROUND_TRIP, not posted */
+      gst_structure_free (details);
+      gst_session_message_unref (msg);
+      return;
+    } else if (gst_structure_get_double (s, "client_ts", &ts)) {
       rtt = control_now_ms () - ts;
       if (rtt >= 0 && rtt < 3600 * 1000.0)
         gst_structure_set (details, "rtt_ms", G_TYPE_DOUBLE, rtt, NULL);

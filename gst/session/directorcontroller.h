@@ -57,6 +57,9 @@ GST_SESSION_API
 void gst_session_director_controller_channel_closed (GstSessionDirectorController * ctrl);
 
 GST_SESSION_API
+gboolean gst_session_director_controller_probe (GstSessionDirectorController * ctrl);
+
+GST_SESSION_API
 gboolean gst_session_director_controller_ping (GstSessionDirectorController * ctrl,
     GError ** error);
 

@@ -73,6 +73,7 @@ struct _GstSessionWorldController
   GstStructure *session_info;
   GstStructure *stats;
   gdouble last_rtt;
+  ControlProbes probes;         /* the element's own pings */
 
   GQueue *events;
 };
@@ -124,6 +125,7 @@ clear_session (GstSessionWorldController * ctrl)
   ctrl->configure_sent = FALSE;
   ctrl->configured = FALSE;
   ctrl->in_flight = REQUEST_NONE;
+  control_probes_clear (&ctrl->probes);
   g_queue_clear_full (&ctrl->serial, (GDestroyNotify) request_free);
   g_queue_clear_full (&ctrl->deferred, control_deferred_free);
 }
@@ -573,6 +575,32 @@ gst_session_world_controller_ping (GstSessionWorldController * ctrl,
 }
 
 /**
+ * gst_session_world_controller_probe:
+ * @ctrl: a controller
+ *
+ * Sends a `ping` of the element's own, a probe of the path: its pong is a
+ * ROUND_TRIP event, not a MESSAGE one, and leaves #GstWorldSrc:rtt alone.
+ * Only once the session is ready (nothing waits for a probe).
+ *
+ * Returns: %TRUE when it was sent
+ */
+gboolean
+gst_session_world_controller_probe (GstSessionWorldController * ctrl)
+{
+  gdouble ts = control_now_ms ();
+  gchar *json;
+
+  if (!is_ready (ctrl))
+    return FALSE;
+  json = gst_session_world_build_ping (TRUE, ts, NULL);
+  if (json == NULL)
+    return FALSE;
+  control_probes_sent (&ctrl->probes, ts);
+  send_json (ctrl, json);
+  return TRUE;
+}
+
+/**
  * gst_session_world_controller_stop:
  * @ctrl: a controller
  * @error: return location for a #GError
@@ -653,7 +681,14 @@ gst_session_world_controller_receive (GstSessionWorldController * ctrl,
   } else if (strcmp (type, "pong") == 0) {
     gdouble ts;
 
-    if (gst_structure_get_double (s, "ts", &ts) ||
+    if ((gst_structure_get_double (s, "ts", &ts) ||
+            gst_structure_get_double (s, "client_ts", &ts)) &&
+        control_probes_answered (&ctrl->probes, ctrl->events, ts)) {
+      /* our own probe's: told as ROUND_TRIP, not posted */
+      gst_structure_free (details);
+      gst_session_message_unref (msg);
+      return;
+    } else if (gst_structure_get_double (s, "ts", &ts) ||
         gst_structure_get_double (s, "client_ts", &ts)) {
       gdouble rtt = control_now_ms () - ts;
 

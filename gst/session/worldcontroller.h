@@ -76,6 +76,9 @@ gboolean gst_session_world_controller_send_keys (GstSessionWorldController * ctr
     GError ** error);
 
 GST_SESSION_API
+gboolean gst_session_world_controller_probe (GstSessionWorldController * ctrl);
+
+GST_SESSION_API
 gboolean gst_session_world_controller_ping (GstSessionWorldController * ctrl,
     GError ** error);
 

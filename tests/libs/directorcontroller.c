@@ -11,8 +11,8 @@
 #include <gst/session/session.h>
 
 /* What the element learns besides the messages (OUTPUT_OPEN, MEDIA_PAUSE,
- * VIDEO_SIZE), the last of each */
-static GstStructure *told[3];
+ * VIDEO_SIZE, ROUND_TRIP), the last of each */
+static GstStructure *told[4];
 
 static void
 told_clear (void)
@@ -35,6 +35,8 @@ told_index (GstSessionControlEventType type)
       return 1;
     case GST_SESSION_CONTROL_EVENT_MEDIA_PAUSE:
       return 2;
+    case GST_SESSION_CONTROL_EVENT_ROUND_TRIP:
+      return 3;
     default:
       return -1;
   }
@@ -73,6 +75,7 @@ sent (GstSessionDirectorController * ctrl, guint * n_messages)
 #define TOLD_OPEN (told[0])
 #define TOLD_SIZE (told[1])
 #define TOLD_PAUSE (told[2])
+#define TOLD_ROUND_TRIP (told[3])
 
 #define assert_sent(ctrl, expected) G_STMT_START {       \
   gchar *_s = sent (ctrl, NULL);                          \
@@ -167,6 +170,54 @@ GST_START_TEST (test_early_ping_waits_for_the_session)
   fail_if (gst_session_director_controller_ping (ctrl, &err));
   fail_unless (err != NULL && strstr (err->message, "32") != NULL);
   g_clear_error (&err);
+  gst_session_director_controller_free (ctrl);
+}
+
+GST_END_TEST;
+
+/* the element's own pings (probes of the path): only once configured;
+ * their pongs are ROUND_TRIP events, not messages, each once */
+GST_START_TEST (test_probe_round_trip)
+{
+  GstSessionDirectorController *ctrl = gst_session_director_controller_new ();
+  GstSessionMessage *ping;
+  gchar *out, *pong;
+  gdouble ts = -1, ms = -1;
+  guint n;
+
+  fail_unless (gst_session_director_controller_set_prompt (ctrl, "dawn", 0,
+          NULL));
+  fail_if (gst_session_director_controller_probe (ctrl));
+  gst_session_director_controller_channel_open (ctrl);
+  fail_if (gst_session_director_controller_probe (ctrl));
+  g_free (sent (ctrl, NULL));
+  receive (ctrl, "{\"type\":\"configured\",\"prompt_version\":1,"
+      "\"enable_safety_checker\":true}");
+  g_free (sent (ctrl, NULL));
+  fail_unless (gst_session_director_controller_probe (ctrl));
+  out = sent (ctrl, NULL);
+  ping = gst_session_message_parse (GST_SESSION_APP_DIRECTOR,
+      GST_SESSION_DIRECTION_CLIENT, out, -1, NULL);
+  fail_unless (ping != NULL, "%s", out);
+  fail_unless (gst_structure_get_double (gst_session_message_get_structure
+          (ping), "ts", &ts));
+  gst_session_message_unref (ping);
+  g_free (out);
+
+  pong = g_strdup_printf ("{\"type\":\"pong\",\"client_ts\":%.17g}", ts);
+  receive (ctrl, pong);
+  g_free (sent (ctrl, &n));
+  fail_unless_equals_int (n, 0);
+  fail_unless (TOLD_ROUND_TRIP != NULL);
+  fail_unless (gst_structure_get_double (TOLD_ROUND_TRIP, "ms", &ms));
+  fail_unless (ms >= 0 && ms < 5000);
+  /* once */
+  receive (ctrl, pong);
+  g_free (sent (ctrl, &n));
+  fail_unless_equals_int (n, 1);
+  fail_unless (TOLD_ROUND_TRIP == NULL);
+  g_free (pong);
+  told_clear ();
   gst_session_director_controller_free (ctrl);
 }
 
@@ -401,6 +452,7 @@ directorcontroller_suite (void)
   tcase_add_test (tc, test_refused_configure);
   tcase_add_test (tc, test_element_events);
   tcase_add_test (tc, test_early_ping_waits_for_the_session);
+  tcase_add_test (tc, test_probe_round_trip);
   return s;
 }
 

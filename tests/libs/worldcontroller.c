@@ -21,6 +21,8 @@ typedef struct
   GstStructure *last_details;
   guint opened;                 /* OUTPUT_OPEN events */
   gint width, height;           /* of the last VIDEO_SIZE */
+  guint round_trips;            /* ROUND_TRIP events */
+  gdouble round_trip_ms;        /* of the last one */
 } Drained;
 
 static void
@@ -35,7 +37,7 @@ drained_clear (Drained * d)
 static Drained
 drain (GstSessionWorldController * ctrl)
 {
-  Drained d = { g_string_new (NULL), 0, 0, 0, NULL, NULL, 0, 0, 0 };
+  Drained d = { g_string_new (NULL), 0, 0, 0, NULL, NULL, 0, 0, 0, 0, -1 };
   GQueue *q = gst_session_world_controller_take_events (ctrl);
   GstSessionControlEvent *ev;
 
@@ -70,6 +72,11 @@ drain (GstSessionWorldController * ctrl)
         break;
       case GST_SESSION_CONTROL_EVENT_MEDIA_PAUSE:
         fail ("a world announces no pause");
+        break;
+      case GST_SESSION_CONTROL_EVENT_ROUND_TRIP:
+        d.round_trips++;
+        fail_unless (gst_structure_get_double (ev->details, "ms",
+                &d.round_trip_ms));
         break;
     }
     gst_session_control_event_free (ev);
@@ -406,6 +413,101 @@ GST_START_TEST (test_service_messages)
 
 GST_END_TEST;
 
+/* the ts of the ping @json (one message) */
+static gdouble
+ping_ts (const gchar * json)
+{
+  GstSessionMessage *ping = gst_session_message_parse (GST_SESSION_APP_WORLD,
+      GST_SESSION_DIRECTION_CLIENT, json, -1, NULL);
+  gdouble ts = -1;
+
+  fail_unless (ping != NULL, "%s", json);
+  fail_unless (gst_structure_get_double (gst_session_message_get_structure
+          (ping), "ts", &ts));
+  gst_session_message_unref (ping);
+  return ts;
+}
+
+static void
+receive_pong (GstSessionWorldController * ctrl, const gchar * field, gdouble ts)
+{
+  gchar *pong = g_strdup_printf ("{\"type\":\"pong\",\"%s\":%.17g}", field,
+      ts);
+
+  receive (ctrl, pong);
+  g_free (pong);
+}
+
+/* the element's own pings (probes of the path): only once the session is
+ * ready; their pongs are ROUND_TRIP events, never posted, and leave the
+ * application's rtt alone; each answers once, and only in its session */
+GST_START_TEST (test_probe_round_trip)
+{
+  GstSessionWorldController *ctrl = gst_session_world_controller_new ();
+  gdouble probe, user;
+  Drained d;
+
+  fail_if (gst_session_world_controller_probe (ctrl));
+  fail_unless (gst_session_world_controller_set_setup (ctrl, "forest", NULL,
+          NULL, NULL));
+  gst_session_world_controller_channel_open (ctrl);
+  discard (ctrl);
+  fail_if (gst_session_world_controller_probe (ctrl));  /* not configured */
+  assert_sent (ctrl, "");
+  receive (ctrl, "{\"type\":\"configured\"}");
+  discard (ctrl);
+
+  fail_unless (gst_session_world_controller_probe (ctrl));
+  d = drain (ctrl);
+  probe = ping_ts (d.sent->str);
+  drained_clear (&d);
+  fail_unless (gst_session_world_controller_ping (ctrl, NULL));
+  d = drain (ctrl);
+  user = ping_ts (d.sent->str);
+  drained_clear (&d);
+
+  /* the probe's pong: told, not posted */
+  receive_pong (ctrl, "ts", probe);
+  d = drain (ctrl);
+  fail_unless_equals_int (d.round_trips, 1);
+  fail_unless_equals_int (d.messages, 0);
+  fail_unless (d.round_trip_ms >= 0 && d.round_trip_ms < 5000);
+  drained_clear (&d);
+  fail_unless (gst_session_world_controller_get_last_rtt (ctrl) < 0);
+
+  /* the same pong again is not a probe's any more: posted */
+  receive_pong (ctrl, "client_ts", probe);
+  d = drain (ctrl);
+  fail_unless_equals_int (d.round_trips, 0);
+  fail_unless_equals_int (d.messages, 1);
+  drained_clear (&d);
+
+  /* the application's ping is posted with its rtt_ms */
+  receive_pong (ctrl, "client_ts", user);
+  d = drain (ctrl);
+  fail_unless_equals_int (d.round_trips, 0);
+  fail_unless_equals_int (d.messages, 1);
+  fail_unless (gst_structure_has_field (d.last_details, "rtt_ms"));
+  drained_clear (&d);
+
+  /* a probe of the session before answers nothing in the next one */
+  fail_unless (gst_session_world_controller_probe (ctrl));
+  d = drain (ctrl);
+  probe = ping_ts (d.sent->str);
+  drained_clear (&d);
+  gst_session_world_controller_channel_closed (ctrl);
+  gst_session_world_controller_channel_open (ctrl);
+  discard (ctrl);
+  receive_pong (ctrl, "ts", probe);
+  d = drain (ctrl);
+  fail_unless_equals_int (d.round_trips, 0);
+  fail_unless_equals_int (d.messages, 1);
+  drained_clear (&d);
+  gst_session_world_controller_free (ctrl);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_failed_configure_unblocks)
 {
   GstSessionWorldController *ctrl = gst_session_world_controller_new ();
@@ -446,6 +548,7 @@ worldcontroller_suite (void)
   tcase_add_test (tc, test_service_messages);
   tcase_add_test (tc, test_failed_configure_unblocks);
   tcase_add_test (tc, test_early_ping_waits_for_the_session);
+  tcase_add_test (tc, test_probe_round_trip);
   return s;
 }
 

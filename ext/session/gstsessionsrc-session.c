@@ -664,6 +664,7 @@ post_stats (GstSessionSrc * self, guint interval, gint64 now)
 {
   GstSessionSrcPrivate *priv = PRIV (self);
   GstStructure *s;
+  GstClockTime rtt;
 
   if (interval == 0 || !priv->channel_open ||
       (priv->stats_state.at && now - priv->stats_state.at <
@@ -671,6 +672,9 @@ post_stats (GstSessionSrc * self, guint interval, gint64 now)
     return;
   s = gst_session_stats_build (priv->stage, priv->outputs,
       priv->lifecycle.sessions, &priv->stats_state, now);
+  rtt = gst_session_path_probe_round_trip (&priv->path_probe);
+  gst_structure_set (s, "path-round-trip-ms", G_TYPE_DOUBLE,
+      GST_CLOCK_TIME_IS_VALID (rtt) ? rtt / 1e6 : -1.0, NULL);
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), s));
 }

@@ -702,14 +702,17 @@ gst_session_src_class_init (GstSessionSrcClass * klass)
    * GstSessionSrc:latency:
    *
    * The jitterbuffer latency in milliseconds; -1 picks one for the path
-   * (5 ms on loopback; elsewhere 200 ms, rising to twice the round trip
-   * retransmissions measure plus 80 ms, at most 500 ms). Off loopback the
-   * output places media this much later, time for a retransmission.
+   * (5 ms on loopback; elsewhere 40 ms at first, then what one
+   * retransmission needs by the round trip and jitter the session
+   * measures, with its own pings on the control channel and its
+   * retransmissions: two once 0.5 % of packets needed one; at most 500 ms,
+   * never down). Off loopback the output places media this much later,
+   * time for a retransmission.
    */
   g_object_class_install_property (gobject_class, PROP_LATENCY,
       g_param_spec_int ("latency", "Latency",
-          "Jitterbuffer latency in ms (-1: 5 on loopback; elsewhere 200, "
-          "rising with the measured round trip up to 500)",
+          "Jitterbuffer latency in ms (-1: 5 on loopback; elsewhere it "
+          "follows the measured round trip and jitter, 40 to 500)",
           -1, 10000, DEFAULT_LATENCY, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
 

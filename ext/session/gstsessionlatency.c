@@ -17,7 +17,8 @@
 
 #include "gstsessionlatency.h"
 
-/* rtpjitterbuffer's automatic rtx-delay: twice the jitter, at least this */
+/* rtpjitterbuffer's automatic rtx-delay: twice the jitter (or half the
+ * packet spacing), at least this */
 #define NACK_WAIT_MIN_MS 20u
 /* the sender's answer to a NACK, a frame's packets spread, the rest */
 #define MARGIN_MS 20u
@@ -72,9 +73,10 @@ gst_session_path_probe_round_trip (const GstSessionPathProbe * probe)
 
 guint
 gst_session_latency_for_path (GstClockTime round_trip,
-    GstClockTime rtx_round_trip, GstClockTime jitter, gdouble loss)
+    GstClockTime rtx_round_trip, GstClockTime jitter, gdouble loss,
+    GstClockTime frame_interval)
 {
-  guint64 rt = 0, j, ms;
+  guint64 rt = 0, j, ask, ms;
 
   if (GST_CLOCK_TIME_IS_VALID (round_trip))
     rt = round_trip;
@@ -84,7 +86,10 @@ gst_session_latency_for_path (GstClockTime round_trip,
     return GST_SESSION_LATENCY_START_MS;
   rt /= GST_MSECOND;
   j = GST_CLOCK_TIME_IS_VALID (jitter) ? jitter / GST_MSECOND : 0;
-  ms = MAX (NACK_WAIT_MIN_MS, 2 * j) + rt + 2 * j + MARGIN_MS;
+  ask = MAX (NACK_WAIT_MIN_MS, 2 * j);
+  if (GST_CLOCK_TIME_IS_VALID (frame_interval))
+    ask = MAX (ask, (frame_interval + GST_MSECOND - 1) / GST_MSECOND);
+  ms = ask + rt + 2 * j + MARGIN_MS;
   if (loss >= GST_SESSION_LATENCY_SECOND_ASK)
     ms += rt + 2 * j;
   ms = (ms + 9) / 10 * 10;

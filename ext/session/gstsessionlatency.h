@@ -56,20 +56,22 @@ GstClockTime gst_session_path_probe_round_trip (const GstSessionPathProbe *
     probe);
 
 /* The latency in ms, rounded up to 10 ms, that lets a lost packet be asked
- * for again and come before its time: the jitterbuffer's wait before it
- * asks (its automatic rtx-delay: twice the jitter, at least 20 ms), the
- * round trip (the larger of the probes' and the retransmissions', either
- * NONE when not measured), the retransmission's own jitter and a margin.
- * Once @loss (the share of packets that had to be asked for again, 0 to
- * 1) reaches GST_SESSION_LATENCY_SECOND_ASK, a second request too, after
- * the jitterbuffer's retry timeout (the round trip and twice the jitter),
- * for the one whose request or retransmission was lost as well. At least
+ * for again and come before its time: until the jitterbuffer asks (twice
+ * the jitter, at least 20 ms, and at least @frame_interval: a frame's last
+ * packet lost is only missed when the next frame comes), the round trip
+ * (the larger of the probes' and the retransmissions', either NONE when
+ * not measured), the retransmission's own jitter and a margin. Once @loss
+ * (the share of packets that had to be asked for again, 0 to 1) reaches
+ * GST_SESSION_LATENCY_SECOND_ASK, a second request's time too, after the
+ * jitterbuffer's retry timeout (the round trip and twice the jitter), for
+ * the packet whose request or retransmission was lost as well. At least
  * GST_SESSION_LATENCY_START_MS, at most GST_SESSION_LATENCY_MAX_MS. */
 #define GST_SESSION_LATENCY_SECOND_ASK 0.005
 
 G_GNUC_INTERNAL
 guint gst_session_latency_for_path (GstClockTime round_trip,
-    GstClockTime rtx_round_trip, GstClockTime jitter, gdouble loss);
+    GstClockTime rtx_round_trip, GstClockTime jitter, gdouble loss,
+    GstClockTime frame_interval);
 
 G_END_DECLS
 

@@ -61,13 +61,25 @@ struct _GstSessionOutput
   GstSessionOutputStats stats;
 };
 
-/* How late an input may be before the filler steps in */
+/* off loopback, the least an input may be overdue (see overdue_limit) */
+#define OVERDUE_FLOOR (30 * GST_MSECOND)
+
+/* How late an input may be before the filler steps in: 1.5 frames, or
+ * AUDIO_OVERDUE. Off loopback every input is already placed the recovery
+ * delay after its least delayed arrival (a retransmission's time): the
+ * part of that wait the recovery delay covers is not waited again, down
+ * to OVERDUE_FLOOR (a sink showed every frame 1.5 frames after the
+ * recovery delay: 94 ms more at 16 fps) */
 static inline GstClockTime
 overdue_limit (GstSessionOutput * out)
 {
-  if (out->kind == GST_SESSION_OUTPUT_AUDIO)
-    return AUDIO_OVERDUE;
-  return out->frame_duration + out->frame_duration / 2;
+  GstClockTime limit = out->kind == GST_SESSION_OUTPUT_AUDIO ?
+      AUDIO_OVERDUE : out->frame_duration + out->frame_duration / 2;
+
+  if (out->recovery > 0)
+    limit = MAX (OVERDUE_FLOOR, limit > out->recovery ?
+        limit - out->recovery : 0);
+  return limit;
 }
 
 G_GNUC_INTERNAL

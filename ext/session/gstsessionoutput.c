@@ -128,13 +128,18 @@ update_latency (GstSessionOutput * out)
 {
   GstClockTime latency;
 
-  if (out->kind == GST_SESSION_OUTPUT_AUDIO)
-    latency = AUDIO_OVERDUE;
-  else if (GST_CLOCK_TIME_IS_VALID (out->frame_duration))
-    latency = out->frame_duration + out->frame_duration / 2;
+  if (out->kind == GST_SESSION_OUTPUT_AUDIO ||
+      GST_CLOCK_TIME_IS_VALID (out->frame_duration))
+    latency = overdue_limit (out);
   else
     latency = 100 * GST_MSECOND;
-  latency += FILL_MARGIN + out->recovery;
+  /* not the recovery delay: every input's timestamp already has it (it
+   * is placed that much after its least delayed arrival), so the one a
+   * retransmission brought late still comes by its time, and nothing is
+   * pushed later after it than the filler is; counted here too, a sink
+   * showed every frame the recovery delay later again (glass to glass
+   * on the LAN path, a syncing sink: 227 ms, of which 50 ms twice) */
+  latency += FILL_MARGIN;
   g_object_set (out->appsrc, "min-latency", (gint64) latency,
       "max-latency", (gint64) - 1, NULL);
 }

@@ -172,7 +172,7 @@ static GstClockTimeDiff
 latency_rise_limit (GstSessionOutput * out)
 {
   if (out->kind == GST_SESSION_OUTPUT_AUDIO)
-    return AUDIO_OVERDUE / 2;
+    return overdue_limit (out) / 2;
   if (!GST_CLOCK_TIME_IS_VALID (out->frame_duration))
     return LATENCY_JUMP;
   return MIN (LATENCY_JUMP, (GstClockTimeDiff) (overdue_limit (out) -

@@ -627,18 +627,19 @@ follow_path (GstSessionSrc * self, gint64 now)
       a.packets_received >= JITTER_AFTER_PACKETS ? a.jitter : 0);
   received = v.packets_received + a.packets_received;
   loss = (gdouble) (v.packets_recovered + v.packets_lost +
-      a.packets_recovered + a.packets_lost) / MAX (received, LOSS_AFTER_PACKETS);
+      a.packets_recovered + a.packets_lost) / MAX (received,
+      LOSS_AFTER_PACKETS);
   current = MAX (GST_SESSION_LATENCY_START_MS, priv->auto_latency);
   target = gst_session_latency_for_path (gst_session_path_probe_round_trip
-      (&priv->path_probe), rtx, jitter, loss);
+      (&priv->path_probe), rtx, jitter, loss,
+      gst_util_uint64_scale_int (GST_SECOND, klass->fps_d, klass->fps_n));
   if (target < current + 20)
     return;
   GST_INFO_OBJECT (self, "round trip %" GST_TIME_FORMAT " (probes), %"
       GST_TIME_FORMAT " (retransmissions), jitter %" GST_TIME_FORMAT
       ", %.2f %% asked again: latency %u ms, was %u", GST_TIME_ARGS
       (gst_session_path_probe_round_trip (&priv->path_probe)),
-      GST_TIME_ARGS (rtx), GST_TIME_ARGS (jitter), loss * 100, target,
-      current);
+      GST_TIME_ARGS (rtx), GST_TIME_ARGS (jitter), loss * 100, target, current);
   priv->auto_latency = target;
   gst_session_stage_set_latency (priv->stage, target);
   set_recovery (self, target * GST_MSECOND);

@@ -18,10 +18,10 @@
 /* nothing measured: it starts low */
 GST_START_TEST (test_starts_low)
 {
-  fail_unless_equals_int (gst_session_latency_for_path (NONE, NONE, NONE, 0),
-      GST_SESSION_LATENCY_START_MS);
+  fail_unless_equals_int (gst_session_latency_for_path (NONE, NONE, NONE, 0,
+          NONE), GST_SESSION_LATENCY_START_MS);
   fail_unless_equals_int (gst_session_latency_for_path (NONE, NONE, MS (3),
-          0.02), GST_SESSION_LATENCY_START_MS);
+          0.02, MS (62)), GST_SESSION_LATENCY_START_MS);
   fail_unless (GST_SESSION_LATENCY_START_MS < 200);
 }
 
@@ -32,25 +32,25 @@ GST_END_TEST;
 GST_START_TEST (test_follows_round_trip_and_jitter)
 {
   /* a LAN: 2 ms round trip, no jitter: the least */
-  fail_unless_equals_int (gst_session_latency_for_path (MS (2), NONE, 0, 0),
-      GST_SESSION_LATENCY_START_MS + 10);
+  fail_unless_equals_int (gst_session_latency_for_path (MS (2), NONE, 0, 0,
+          NONE), GST_SESSION_LATENCY_START_MS + 10);
   /* 50 ms, 4 ms of jitter: 20 + 50 + 8 + 20 */
   fail_unless_equals_int (gst_session_latency_for_path (MS (50), NONE,
-          MS (4), 0), 100);
+          MS (4), 0, NONE), 100);
   /* more jitter: the NACK waits twice it */
   fail_unless_equals_int (gst_session_latency_for_path (MS (120), NONE,
-          MS (15), 0), 30 + 120 + 30 + 20);
+          MS (15), 0, NONE), 30 + 120 + 30 + 20);
   /* retransmissions that take longer than the probes say (a queue on
    * the way): the larger */
   fail_unless_equals_int (gst_session_latency_for_path (MS (50), MS (150),
-          MS (4), 0), 200);
+          MS (4), 0, NONE), 200);
   fail_unless_equals_int (gst_session_latency_for_path (NONE, MS (150),
-          MS (4), 0), 200);
+          MS (4), 0, NONE), 200);
   fail_unless_equals_int (gst_session_latency_for_path (MS (150), MS (50),
-          MS (4), 0), 200);
+          MS (4), 0, NONE), 200);
   /* bounded */
   fail_unless_equals_int (gst_session_latency_for_path (MS (5000), NONE,
-          MS (900), 0), GST_SESSION_LATENCY_MAX_MS);
+          MS (900), 0, NONE), GST_SESSION_LATENCY_MAX_MS);
 }
 
 GST_END_TEST;
@@ -61,12 +61,20 @@ GST_END_TEST;
 GST_START_TEST (test_second_request_on_a_lossy_path)
 {
   fail_unless_equals_int (gst_session_latency_for_path (MS (50), NONE,
-          MS (4), GST_SESSION_LATENCY_SECOND_ASK / 2), 100);
+          MS (4), GST_SESSION_LATENCY_SECOND_ASK / 2, NONE), 100);
   fail_unless_equals_int (gst_session_latency_for_path (MS (50), NONE,
-          MS (4), GST_SESSION_LATENCY_SECOND_ASK), 100 + 60);
+          MS (4), GST_SESSION_LATENCY_SECOND_ASK, NONE), 100 + 60);
+  /* a frame's last packet lost is missed only when the next frame comes:
+   * a frame interval before the request (16 fps: 62.5 ms) */
+  fail_unless_equals_int (gst_session_latency_for_path (MS (42), NONE,
+          0, 0, GST_SECOND / 16), 130);
+  fail_unless_equals_int (gst_session_latency_for_path (MS (42), NONE,
+          0, 0.02, GST_SECOND / 16), 170);
+  fail_unless_equals_int (gst_session_latency_for_path (MS (50), NONE,
+          MS (40), 0, GST_SECOND / 16), 80 + 50 + 80 + 20);
   /* 20 + 42 + 20 + 42 = 124 */
   fail_unless_equals_int (gst_session_latency_for_path (MS (40), MS (42),
-          0, 0.02), 130);
+          0, 0.02, NONE), 130);
 }
 
 GST_END_TEST;

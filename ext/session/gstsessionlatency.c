@@ -73,7 +73,7 @@ gst_session_path_probe_round_trip (const GstSessionPathProbe * probe)
 
 guint
 gst_session_latency_for_path (GstClockTime round_trip,
-    GstClockTime rtx_round_trip, GstClockTime jitter, gdouble loss,
+    GstClockTime rtx_round_trip, GstClockTime jitter,
     GstClockTime frame_interval)
 {
   guint64 rt = 0, j, ask, ms;
@@ -82,16 +82,13 @@ gst_session_latency_for_path (GstClockTime round_trip,
     rt = round_trip;
   if (GST_CLOCK_TIME_IS_VALID (rtx_round_trip))
     rt = MAX (rt, rtx_round_trip);
-  if (rt == 0)
-    return GST_SESSION_LATENCY_START_MS;
   rt /= GST_MSECOND;
   j = GST_CLOCK_TIME_IS_VALID (jitter) ? jitter / GST_MSECOND : 0;
   ask = MAX (NACK_WAIT_MIN_MS, 2 * j);
   if (GST_CLOCK_TIME_IS_VALID (frame_interval))
     ask = MAX (ask, (frame_interval + GST_MSECOND - 1) / GST_MSECOND);
-  ms = ask + rt + 2 * j + MARGIN_MS;
-  if (loss >= GST_SESSION_LATENCY_SECOND_ASK)
-    ms += rt + 2 * j;
+  /* the first request and its retransmission, then the second */
+  ms = ask + rt + 2 * j + MARGIN_MS + rt + 2 * j;
   ms = (ms + 9) / 10 * 10;
   return (guint) CLAMP (ms, GST_SESSION_LATENCY_START_MS,
       GST_SESSION_LATENCY_MAX_MS);

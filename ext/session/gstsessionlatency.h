@@ -14,7 +14,7 @@
 
 G_BEGIN_DECLS
 
-/* the latency before anything is measured, and the least it takes (ms) */
+/* the least latency it takes (ms) */
 #define GST_SESSION_LATENCY_START_MS 40u
 /* the most it rises to (ms) */
 #define GST_SESSION_LATENCY_MAX_MS 500u
@@ -56,21 +56,20 @@ GstClockTime gst_session_path_probe_round_trip (const GstSessionPathProbe *
     probe);
 
 /* The latency in ms, rounded up to 10 ms, that lets a lost packet be asked
- * for again and come before its time: until the jitterbuffer asks (twice
- * the jitter, at least 20 ms, and at least @frame_interval: a frame's last
- * packet lost is only missed when the next frame comes), the round trip
- * (the larger of the probes' and the retransmissions', either NONE when
- * not measured), the retransmission's own jitter and a margin. Once @loss
- * (the share of packets that had to be asked for again, 0 to 1) reaches
- * GST_SESSION_LATENCY_SECOND_ASK, a second request's time too, after the
- * jitterbuffer's retry timeout (the round trip and twice the jitter), for
- * the packet whose request or retransmission was lost as well. At least
- * GST_SESSION_LATENCY_START_MS, at most GST_SESSION_LATENCY_MAX_MS. */
-#define GST_SESSION_LATENCY_SECOND_ASK 0.005
-
+ * for again twice and come before its time (a request or its
+ * retransmission may be lost too: with one request's time, 2 % loss each
+ * way lost a packet for good in 2 of 4 ten-second runs): until the
+ * jitterbuffer asks (twice the jitter, at least 20 ms, and at least
+ * @frame_interval: a frame's last packet lost is only missed when the next
+ * frame comes), the round trip (the larger of the probes' and the
+ * retransmissions', either NONE when not measured: 0), the
+ * retransmission's own jitter and a margin; then the jitterbuffer's retry
+ * timeout (the round trip and twice the jitter) and a second round trip.
+ * With nothing measured it is what the frame interval alone asks for. At
+ * least GST_SESSION_LATENCY_START_MS, at most GST_SESSION_LATENCY_MAX_MS. */
 G_GNUC_INTERNAL
 guint gst_session_latency_for_path (GstClockTime round_trip,
-    GstClockTime rtx_round_trip, GstClockTime jitter, gdouble loss,
+    GstClockTime rtx_round_trip, GstClockTime jitter,
     GstClockTime frame_interval);
 
 G_END_DECLS

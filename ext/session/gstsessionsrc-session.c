@@ -573,19 +573,38 @@ set_recovery (GstSessionSrc * self, GstClockTime recovery)
         gst_message_new_latency (GST_OBJECT (self)));
 }
 
-/* the jitter counts once a stream brought this many packets; the share of
- * packets asked for again is taken of at least this many */
+/* the jitter counts once a stream brought this many packets */
 #define JITTER_AFTER_PACKETS 100
-#define LOSS_AFTER_PACKETS 200
+/* the least rise: each moves the timeline (a few frames repeated, a gap in
+ * the audio), small refinements of the measures are not worth one */
+#define RISE_MIN_MS 30
+
+static GstClockTime
+frame_interval (GstSessionSrc * self)
+{
+  GstSessionSrcClass *klass = GST_SESSION_SRC_GET_CLASS (self);
+
+  return gst_util_uint64_scale_int (GST_SECOND, klass->fps_d, klass->fps_n);
+}
+
+/* latency=-1 off loopback before the path is measured: what the frame
+ * interval alone asks for (LAN paths need no more: no step later) */
+static guint
+start_latency (GstSessionSrc * self)
+{
+  return gst_session_latency_for_path (GST_CLOCK_TIME_NONE,
+      GST_CLOCK_TIME_NONE, 0, frame_interval (self));
+}
 
 /* latency=-1 off loopback: the jitterbuffer waits long enough for a lost
- * packet's retransmission, which takes a round trip and the wait for the
- * NACK (gst_session_latency_for_path). The session starts low and pings
- * the service on the control channel (a probe at once, then every 2 s);
- * the latency rises when the probes' round trip, the retransmissions' or
- * the jitter ask for 20 ms more (never down within the element's life,
- * so that the timeline moves only forward), and the output places media
- * that much later. Every second, or at once when a probe came. */
+ * packet to be asked for twice (gst_session_latency_for_path: the wait
+ * for the request, the round trip, the jitter). The session starts at what
+ * the frame interval alone asks for and pings the service on the control
+ * channel (a probe at once, then every 2 s); the latency rises when the
+ * probes' round trip, the retransmissions' or the jitter ask for
+ * RISE_MIN_MS more (never down within the element's life, so that the
+ * timeline moves only forward), and the output places media that much
+ * later. Every second, or at once when a probe came. */
 static void
 follow_path (GstSessionSrc * self, gint64 now)
 {
@@ -593,8 +612,6 @@ follow_path (GstSessionSrc * self, gint64 now)
   GstSessionSrcPrivate *priv = PRIV (self);
   GstSessionTransportStats v, a;
   GstClockTime rtx, jitter;
-  guint64 received;
-  gdouble loss;
   guint current, target;
 
   if (!priv->follows_path || !priv->channel_open)
@@ -625,21 +642,16 @@ follow_path (GstSessionSrc * self, gint64 now)
    * up, then a keyframe's burst) says little of the path */
   jitter = MAX (v.packets_received >= JITTER_AFTER_PACKETS ? v.jitter : 0,
       a.packets_received >= JITTER_AFTER_PACKETS ? a.jitter : 0);
-  received = v.packets_received + a.packets_received;
-  loss = (gdouble) (v.packets_recovered + v.packets_lost +
-      a.packets_recovered + a.packets_lost) / MAX (received,
-      LOSS_AFTER_PACKETS);
-  current = MAX (GST_SESSION_LATENCY_START_MS, priv->auto_latency);
+  current = MAX (start_latency (self), priv->auto_latency);
   target = gst_session_latency_for_path (gst_session_path_probe_round_trip
-      (&priv->path_probe), rtx, jitter, loss,
-      gst_util_uint64_scale_int (GST_SECOND, klass->fps_d, klass->fps_n));
-  if (target < current + 20)
+      (&priv->path_probe), rtx, jitter, frame_interval (self));
+  if (target < current + RISE_MIN_MS)
     return;
   GST_INFO_OBJECT (self, "round trip %" GST_TIME_FORMAT " (probes), %"
       GST_TIME_FORMAT " (retransmissions), jitter %" GST_TIME_FORMAT
-      ", %.2f %% asked again: latency %u ms, was %u", GST_TIME_ARGS
+      ": latency %u ms, was %u", GST_TIME_ARGS
       (gst_session_path_probe_round_trip (&priv->path_probe)),
-      GST_TIME_ARGS (rtx), GST_TIME_ARGS (jitter), loss * 100, target, current);
+      GST_TIME_ARGS (rtx), GST_TIME_ARGS (jitter), target, current);
   priv->auto_latency = target;
   gst_session_stage_set_latency (priv->stage, target);
   set_recovery (self, target * GST_MSECOND);
@@ -814,7 +826,7 @@ src_start_session (GstSessionSrc * self)
       GST_WEBRTC_ICE_TRANSPORT_POLICY_RELAY;
   config.latency_ms = priv->latency >= 0 ? (guint) priv->latency :
       config.loopback_only ? AUTO_LATENCY_LOOPBACK :
-      MAX (GST_SESSION_LATENCY_START_MS, priv->auto_latency);
+      MAX (start_latency (self), priv->auto_latency);
   priv->follows_path = priv->latency < 0 && !config.loopback_only;
   config.stun_server = stun = g_strdup (priv->stun_server);
   config.turn_server = turn = g_strdup (priv->turn_server);

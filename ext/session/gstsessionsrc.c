@@ -702,12 +702,12 @@ gst_session_src_class_init (GstSessionSrcClass * klass)
    * GstSessionSrc:latency:
    *
    * The jitterbuffer latency in milliseconds; -1 picks one for the path
-   * (5 ms on loopback; elsewhere 40 ms at first, then what one
-   * retransmission needs by the round trip and jitter the session
-   * measures, with its own pings on the control channel and its
-   * retransmissions: two once 0.5 % of packets needed one; at most 500 ms,
-   * never down). Off loopback the output places media this much later,
-   * time for a retransmission.
+   * (5 ms on loopback; elsewhere what the frame interval asks for at
+   * first, then enough for two requests of a lost packet by the round trip
+   * and jitter the session measures, with its own pings on the control
+   * channel and its retransmissions; at most 500 ms, never down). Off
+   * loopback the output places media this much later, time for a
+   * retransmission.
    */
   g_object_class_install_property (gobject_class, PROP_LATENCY,
       g_param_spec_int ("latency", "Latency",

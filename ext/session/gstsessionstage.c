@@ -55,17 +55,20 @@ GST_DEBUG_CATEGORY (session_stage_debug);
 /* host candidates of the other interfaces come within this of the first */
 #define GATHER_HOST_GRACE_MS 10
 
-/* rtpsession's rtcp-min-interval: a floor of the report interval for the
- * plain AVP profiles only. WebRTC is SAVPF, where 1.22's rtpsession takes
- * no minimum (RFC 4585 3.4d; rtp_stats_calculate_rtcp_interval): the
- * interval, and so the longest wait of a NACK or PLI that missed the early
- * feedback slot, comes from FEEDBACK_BANDWIDTH alone */
-#define FEEDBACK_INTERVAL ((guint64) (100 * GST_MSECOND))
-/* the session's RTCP bandwidth (bit/s; a value over 1 is absolute), which
- * bounds the report interval from below too: left to 5 % of a session
- * bandwidth rtpsession takes as 64 kbit/s, the interval came out at
- * 500-850 ms */
-#define FEEDBACK_BANDWIDTH 64000.0
+/* rtpsession's rtcp-min-interval, and the session's RTCP bandwidth (bit/s;
+ * a value over 1 is absolute), which bounds the report interval from
+ * below too. A NACK or PLI goes at once only when no early feedback went
+ * since the last regular report; otherwise it waits for the next one, so
+ * the interval is a request's longest wait. At 100 ms and 64 kbit/s the
+ * element's reports went 77 ms apart (median; 146 ms at most) and a
+ * second request of a lost packet could miss the jitterbuffer's latency
+ * (net/loss-director lost a packet for good in 1 of 9 runs at 150 ms);
+ * at 25 ms and 120 kbit/s they go 27-33 ms apart (47 ms at most), about
+ * 40 kbit/s of IP traffic toward the service (tests/net/loss-recovery
+ * --keep, the netpath trace). Left to rtpsession (5 % of a session
+ * bandwidth it takes as 64 kbit/s) the interval came out at 500-850 ms. */
+#define FEEDBACK_INTERVAL ((guint64) (25 * GST_MSECOND))
+#define FEEDBACK_BANDWIDTH 120000.0
 
 
 GstSessionStage *

@@ -195,6 +195,9 @@ raise_latency (GstSessionStage * stage, gpointer data)
 {
   guint latency = 0;
 
+  g_mutex_lock (&stage->lock);
+  stage->latency_raised = TRUE;
+  g_mutex_unlock (&stage->lock);
   g_object_get (stage->webrtc, "latency", &latency, NULL);
   if (latency != stage->config.latency_ms) {
     GST_DEBUG_OBJECT (stage->owner, "jitterbuffer latency %u ms from now on",
@@ -318,9 +321,19 @@ static GstPadProbeReturn
 first_rtp_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
   GstSessionStage *stage = user_data;
+  guint expected = (stage->config.video ? 1 : 0) +
+      (stage->config.audio ? 1 : 0), out;
 
   stage_mark (stage, &stage->times.first_rtp);
-  stage_invoke (stage, raise_latency, NULL, NULL);
+  g_mutex_lock (&stage->lock);
+  out = ++stage->streams_out;
+  g_mutex_unlock (&stage->lock);
+  /* once every stream's first packet left its jitterbuffer: a
+   * jitterbuffer made after the rise held its stream's first packet for
+   * the whole new latency (the director's video, when its audio came
+   * first: a first frame 150-2000 ms later on the Internet profile) */
+  if (out >= MAX (expected, 1))
+    stage_invoke (stage, raise_latency, NULL, NULL);
   return GST_PAD_PROBE_REMOVE;
 }
 

@@ -48,6 +48,8 @@ struct _GstSessionStage
   gboolean offer_sent;
   gint64 host_seen;             /* context: the first UDP host candidate */
   GstSessionStageTimes times;
+  guint streams_out;             /* streams whose first packet left (lock) */
+  gboolean latency_raised;      /* every stream's did: the latency is up */
   guint ssrc[2];                /* per GstSessionOutputKind; 0: none yet */
   gchar *candidate_type;        /* of the selected pair's local candidate */
   GPtrArray *jitterbuffers;     /* rtpjitterbuffer, "ssrc" data set */

@@ -166,13 +166,14 @@ gst_session_stage_set_latency (GstSessionStage * stage, guint latency_ms)
   g_mutex_lock (&stage->lock);
   stage->config.latency_ms = latency_ms;
   ssrc = stage->ssrc[GST_SESSION_OUTPUT_VIDEO];
-  flowing = stage->times.first_rtp != 0;
+  flowing = stage->latency_raised;
   g_mutex_unlock (&stage->lock);
-  /* before media flows the jitterbuffers keep START_LATENCY_MS, which
-   * their first packet waits for; the first one raises it (raise_latency:
-   * set here, the first packet of each stream waited the new latency,
-   * 200 ms, and the director's streams began apart, a 200-375 ms gap
-   * 2 s in on the Internet profile, 3 runs of 4) */
+  /* until every stream's first packet came, the jitterbuffers keep
+   * START_LATENCY_MS, which their first packet waits for; then
+   * raise_latency takes this one (set here, the first packet of each
+   * stream waited the new latency, 200 ms, and the director's streams
+   * began apart: a 200-375 ms gap 2 s in on the Internet profile, 3 runs
+   * of 4) */
   if (flowing)
     g_object_set (stage->webrtc, "latency", latency_ms, NULL);
   if (!stage->config.loopback_only

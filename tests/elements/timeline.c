@@ -401,6 +401,44 @@ GST_START_TEST (test_input_without_capture_time_keeps_the_basis)
 
 GST_END_TEST;
 
+static GstClockTime
+reported_latency (Timeline * t)
+{
+  GstQuery *q = gst_query_new_latency ();
+  GstClockTime min = GST_CLOCK_TIME_NONE, max;
+  gboolean live = FALSE;
+
+  fail_unless (gst_pad_query (gst_session_output_get_pad (t->out), q));
+  gst_query_parse_latency (q, &live, &min, &max);
+  fail_unless (live);
+  gst_query_unref (q);
+  return min;
+}
+
+/* Off loopback every input's timestamp already has the recovery delay
+ * (it is placed that much after its least delayed arrival): the pad
+ * reports the wait before the filler steps in and the filler's margin
+ * (30 ms), not the delay again (a syncing sink showed frames twice the
+ * jitterbuffer latency late: 227 ms on the LAN path), and the wait is
+ * 1.5 frames less the delay, at least 30 ms. */
+GST_START_TEST (test_reported_latency_counts_the_recovery_once)
+{
+  Timeline t;
+
+  timeline_init_rate (&t, FALSE, 24);
+  /* on loopback: 1.5 frames (62.5 ms) and the margin */
+  fail_unless_equals_uint64 (reported_latency (&t),
+      t.frame + t.frame / 2 + 30 * GST_MSECOND);
+  gst_session_output_set_recovery (t.out, 20 * GST_MSECOND);
+  fail_unless_equals_uint64 (reported_latency (&t),
+      t.frame + t.frame / 2 - 20 * GST_MSECOND + 30 * GST_MSECOND);
+  gst_session_output_set_recovery (t.out, 200 * GST_MSECOND);
+  fail_unless_equals_uint64 (reported_latency (&t), 60 * GST_MSECOND);
+  timeline_clear (&t);
+}
+
+GST_END_TEST;
+
 /* Off loopback (a recovery delay of 200 ms), encoded output. The first
  * sender report comes with frame 30, and frame 30 is held 150 ms after it
  * came from the network (the jitterbuffer waiting for a lost packet),
@@ -477,6 +515,7 @@ timeline_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_steady_input_fills_every_slot);
+  tcase_add_test (tc, test_reported_latency_counts_the_recovery_once);
   tcase_add_test (tc, test_latency_rise_is_taken_not_dropped);
   tcase_add_test (tc, test_jitter_keeps_every_slot);
   tcase_add_test (tc, test_late_frame_decoded_dropped_encoded_kept);

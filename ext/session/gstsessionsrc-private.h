@@ -138,6 +138,13 @@ G_GNUC_INTERNAL gboolean src_start_in_context (gpointer data);
 G_GNUC_INTERNAL gboolean src_pause_script_in_context (gpointer data);
 G_GNUC_INTERNAL void src_stop_in_context (gpointer data);
 G_GNUC_INTERNAL gboolean src_stop_timeout (gpointer data);
+
+/* gstsessionsrc-path.c */
+G_GNUC_INTERNAL void src_set_recovery (GstSessionSrc * self,
+    GstClockTime recovery);
+G_GNUC_INTERNAL guint src_start_latency (GstSessionSrc * self);
+G_GNUC_INTERNAL void src_follow_path (GstSessionSrc * self, gint64 now);
+G_GNUC_INTERNAL void src_guess_from_signalling (GstSessionSrc * self);
 G_GNUC_INTERNAL void src_path_round_trip (GstSessionSrc * self, gdouble ms);
 G_GNUC_INTERNAL gboolean src_eos_in_context (gpointer data);
 

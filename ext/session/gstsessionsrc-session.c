@@ -4,9 +4,9 @@
  *
  * The session source's sessions (gstsessionsrc.c): starting one (the
  * signaller, the stage, the offer and answer), its callbacks, the
- * watchdog (start and media timeouts, the latency that follows the path,
- * statistics), retries, renewal, giving up, and the end of the stream;
- * all in the session thread.
+ * watchdog (start and media timeouts, statistics; the latency that
+ * follows the path is gstsessionsrc-path.c), retries, renewal, giving up,
+ * and the end of the stream; all in the session thread.
  */
 
 #ifdef HAVE_CONFIG_H
@@ -244,8 +244,6 @@ session_lost (GstSessionSrc * self, const gchar * why)
 
 /* ---- stage and signaller callbacks (on the context) ---- */
 
-static void guess_from_signalling (GstSessionSrc * self);
-
 static void
 on_answer (GstSessionSignaller * signaller, const gchar * sdp,
     const GstStructure * answer, GstSessionSrc * self)
@@ -261,7 +259,7 @@ on_answer (GstSessionSignaller * signaller, const gchar * sdp,
     g_error_free (err);
     return;
   }
-  guess_from_signalling (self);
+  src_guess_from_signalling (self);
 }
 
 static void
@@ -560,159 +558,6 @@ static const GstSessionStageCallbacks stage_callbacks = {
   on_stage_failed,
 };
 
-/* Every output places media @recovery later (time for a retransmission);
- * a latency message when that changed what the pads report */
-static void
-set_recovery (GstSessionSrc * self, GstClockTime recovery)
-{
-  GstSessionSrcPrivate *priv = PRIV (self);
-  gboolean changed = FALSE;
-  guint i;
-
-  for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
-    if (priv->outputs[i])
-      changed |= gst_session_output_set_recovery (priv->outputs[i], recovery);
-  if (changed)
-    gst_element_post_message (GST_ELEMENT (self),
-        gst_message_new_latency (GST_OBJECT (self)));
-}
-
-/* the jitter counts once a stream brought this many packets */
-#define JITTER_AFTER_PACKETS 100
-/* the least rise: each moves the timeline (a few frames repeated, a gap in
- * the audio), small refinements of the measures are not worth one */
-#define RISE_MIN_MS 30
-/* the most the start-session exchange sets it to (guess_from_signalling) */
-#define GUESS_MAX_MS 200u
-
-static GstClockTime
-frame_interval (GstSessionSrc * self)
-{
-  GstSessionSrcClass *klass = GST_SESSION_SRC_GET_CLASS (self);
-
-  return gst_util_uint64_scale_int (GST_SECOND, klass->fps_d, klass->fps_n);
-}
-
-/* latency=-1 off loopback before the path is measured: what the frame
- * interval alone asks for (LAN paths need no more: no step later) */
-static guint
-start_latency (GstSessionSrc * self)
-{
-  return gst_session_latency_for_path (GST_CLOCK_TIME_NONE,
-      GST_CLOCK_TIME_NONE, 0, frame_interval (self));
-}
-
-/* latency=-1 off loopback: the jitterbuffer waits long enough for a lost
- * packet to be asked for twice (gst_session_latency_for_path: the wait
- * for the request, the round trip, the jitter). The session starts at what
- * the frame interval alone asks for and pings the service on the control
- * channel (a probe at once, then every 2 s); the latency rises when the
- * probes' round trip, the retransmissions' or the jitter ask for
- * RISE_MIN_MS more (never down within the element's life, so that the
- * timeline moves only forward), and the output places media that much
- * later. Every second, or at once when a probe came. */
-static void
-follow_path (GstSessionSrc * self, gint64 now)
-{
-  GstSessionSrcClass *klass = GST_SESSION_SRC_GET_CLASS (self);
-  GstSessionSrcPrivate *priv = PRIV (self);
-  GstSessionTransportStats v, a;
-  GstClockTime rtx, jitter;
-  guint current, target;
-
-  if (!priv->follows_path || !priv->channel_open)
-    return;
-  if (klass->probe && gst_session_path_probe_due (&priv->path_probe, now)) {
-    gboolean sent;
-
-    g_mutex_lock (&priv->ctrl_lock);
-    sent = klass->probe (self);
-    gst_session_src_collect_events (self);
-    g_mutex_unlock (&priv->ctrl_lock);
-    if (sent)
-      gst_session_path_probe_sent (&priv->path_probe, now);
-  }
-  if (!priv->path_measured && now - priv->latency_checked < G_USEC_PER_SEC)
-    return;
-  priv->latency_checked = now;
-  priv->path_measured = FALSE;
-  gst_session_stage_get_transport_stats (priv->stage, GST_SESSION_OUTPUT_VIDEO,
-      &v);
-  gst_session_stage_get_transport_stats (priv->stage, GST_SESSION_OUTPUT_AUDIO,
-      &a);
-  rtx = v.rtx_round_trip;
-  if (GST_CLOCK_TIME_IS_VALID (a.rtx_round_trip))
-    rtx = GST_CLOCK_TIME_IS_VALID (rtx) ? MAX (rtx, a.rtx_round_trip) :
-        a.rtx_round_trip;
-  /* the jitter of a stream's first packets (queued while the session set
-   * up, then a keyframe's burst) says little of the path */
-  jitter = MAX (v.packets_received >= JITTER_AFTER_PACKETS ? v.jitter : 0,
-      a.packets_received >= JITTER_AFTER_PACKETS ? a.jitter : 0);
-  current = MAX (start_latency (self), priv->auto_latency);
-  target = gst_session_latency_for_path (gst_session_path_probe_round_trip
-      (&priv->path_probe), rtx, jitter, frame_interval (self));
-  if (target < current + RISE_MIN_MS)
-    return;
-  GST_INFO_OBJECT (self, "round trip %" GST_TIME_FORMAT " (probes), %"
-      GST_TIME_FORMAT " (retransmissions), jitter %" GST_TIME_FORMAT
-      ": latency %u ms, was %u", GST_TIME_ARGS
-      (gst_session_path_probe_round_trip (&priv->path_probe)),
-      GST_TIME_ARGS (rtx), GST_TIME_ARGS (jitter), target, current);
-  priv->auto_latency = target;
-  gst_session_stage_set_latency (priv->stage, target);
-  set_recovery (self, target * GST_MSECOND);
-}
-
-/* latency=-1 off loopback, once the answer came: the start-session
- * exchange took one round trip and the service's time, or two (a TCP
- * handshake, when the connection prepared for it was not up yet). Half of
- * it is taken as the path's round trip until a probe measures it, so that
- * media placed before the first pong is not placed again later (a step of
- * the timeline: on the bench's Internet path, 70 to 170 ms at 2 s, a
- * 120 ms gap in the director's audio). At most GUESS_MAX_MS (what
- * latency=-1 was before it followed the path): a signalling server
- * farther than the media costs no more than that; one nearer leaves the
- * probes a rise to make. Before any media, so nothing moves. */
-static void
-guess_from_signalling (GstSessionSrc * self)
-{
-  GstSessionSrcPrivate *priv = PRIV (self);
-  GstSessionStageTimes t;
-  guint current, target;
-
-  if (!priv->follows_path || priv->stage == NULL)
-    return;
-  gst_session_stage_get_times (priv->stage, &t);
-  if (t.gathered == 0 || t.answer_set <= t.gathered)
-    return;
-  target = gst_session_latency_for_path ((t.answer_set - t.gathered) *
-      GST_USECOND / 2, GST_CLOCK_TIME_NONE, 0, frame_interval (self));
-  target = MIN (target, GUESS_MAX_MS);
-  current = MAX (start_latency (self), priv->auto_latency);
-  if (target <= current)
-    return;
-  GST_INFO_OBJECT (self, "start-session took %" G_GINT64_FORMAT " ms: "
-      "latency %u ms until the path is measured, was %u",
-      (t.answer_set - t.gathered) / 1000, target, current);
-  priv->auto_latency = target;
-  gst_session_stage_set_latency (priv->stage, target);
-  set_recovery (self, target * GST_MSECOND);
-}
-
-/* A probe's pong: the path's round trip (on the session thread) */
-void
-src_path_round_trip (GstSessionSrc * self, gdouble ms)
-{
-  GstSessionSrcPrivate *priv = PRIV (self);
-
-  if (!(ms >= 0) || ms > 60000)
-    return;
-  gst_session_path_probe_add (&priv->path_probe,
-      (GstClockTime) (ms * GST_MSECOND));
-  priv->path_measured = TRUE;
-  follow_path (self, g_get_monotonic_time ());
-}
-
 /* session/stats every stats-interval ms while media flows */
 static void
 post_stats (GstSessionSrc * self, guint interval, gint64 now)
@@ -755,7 +600,7 @@ watchdog (gpointer data)
   stats_interval = priv->stats_interval;
   GST_OBJECT_UNLOCK (self);
   post_stats (self, stats_interval, now);
-  follow_path (self, now);
+  src_follow_path (self, now);
 
   times.started_at = priv->started_at;
   times.opened_at = priv->channel_open ? priv->opened_at : 0;
@@ -868,7 +713,7 @@ src_start_session (GstSessionSrc * self)
       GST_WEBRTC_ICE_TRANSPORT_POLICY_RELAY;
   config.latency_ms = priv->latency >= 0 ? (guint) priv->latency :
       config.loopback_only ? AUTO_LATENCY_LOOPBACK :
-      MAX (start_latency (self), priv->auto_latency);
+      MAX (src_start_latency (self), priv->auto_latency);
   priv->follows_path = priv->latency < 0 && !config.loopback_only;
   config.stun_server = stun = g_strdup (priv->stun_server);
   config.turn_server = turn = g_strdup (priv->turn_server);
@@ -914,7 +759,7 @@ src_start_session (GstSessionSrc * self)
   /* off loopback, lost packets are asked for again: the output places
    * media the jitterbuffer's latency later, time for a retransmission to
    * arrive (on loopback nothing is lost, and nothing is added) */
-  set_recovery (self, config.loopback_only ? 0 :
+  src_set_recovery (self, config.loopback_only ? 0 :
       config.latency_ms * GST_MSECOND);
   GST_INFO_OBJECT (self, "starting session %u (attempt %u)",
       priv->lifecycle.sessions, priv->lifecycle.attempt + 1);

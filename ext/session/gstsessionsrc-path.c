@@ -39,7 +39,8 @@ src_set_recovery (GstSessionSrc * self, GstClockTime recovery)
 /* the least rise: each moves the timeline (a few frames repeated, a gap in
  * the audio), small refinements of the measures are not worth one */
 #define RISE_MIN_MS 30
-/* the most the start-session exchange sets it to (guess_from_signalling) */
+/* the most the start-session exchange sets it to
+ * (src_guess_from_signalling) */
 #define GUESS_MAX_MS 200u
 
 static GstClockTime
@@ -57,6 +58,19 @@ src_start_latency (GstSessionSrc * self)
 {
   return gst_session_latency_for_path (GST_CLOCK_TIME_NONE,
       GST_CLOCK_TIME_NONE, 0, frame_interval (self));
+}
+
+/* latency=-1 off loopback: the latency from now on, @target ms, higher
+ * than before: the jitterbuffers take it (once media flows) and the
+ * outputs place media that much later */
+static void
+take_latency (GstSessionSrc * self, guint target)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+
+  priv->auto_latency = target;
+  gst_session_stage_set_latency (priv->stage, target);
+  src_set_recovery (self, target * GST_MSECOND);
 }
 
 /* latency=-1 off loopback: the jitterbuffer waits long enough for a lost
@@ -115,9 +129,7 @@ src_follow_path (GstSessionSrc * self, gint64 now)
       ": latency %u ms, was %u", GST_TIME_ARGS
       (gst_session_path_probe_round_trip (&priv->path_probe)),
       GST_TIME_ARGS (rtx), GST_TIME_ARGS (jitter), target, current);
-  priv->auto_latency = target;
-  gst_session_stage_set_latency (priv->stage, target);
-  src_set_recovery (self, target * GST_MSECOND);
+  take_latency (self, target);
 }
 
 /* latency=-1 off loopback, once the answer came: the start-session
@@ -151,9 +163,7 @@ src_guess_from_signalling (GstSessionSrc * self)
   GST_INFO_OBJECT (self, "start-session took %" G_GINT64_FORMAT " ms: "
       "latency %u ms until the path is measured, was %u",
       (t.answer_set - t.gathered) / 1000, target, current);
-  priv->auto_latency = target;
-  gst_session_stage_set_latency (priv->stage, target);
-  src_set_recovery (self, target * GST_MSECOND);
+  take_latency (self, target);
 }
 
 /* A probe's pong: the path's round trip (on the session thread) */

@@ -501,13 +501,14 @@ gst_session_director_controller_receive (GstSessionDirectorController * ctrl,
   } else if (strcmp (type, "pong") == 0) {
     gdouble ts, rtt;
 
-    if (gst_structure_get_double (s, "client_ts", &ts) &&
-        control_probes_answered (&ctrl->probes, ctrl->events, ts)) {
+    gboolean has_ts = gst_structure_get_double (s, "client_ts", &ts);
+
+    if (has_ts && control_probes_answered (&ctrl->probes, ctrl->events, ts)) {
       /* our own probe's: told as ROUND_TRIP, not posted */
       gst_structure_free (details);
       gst_session_message_unref (msg);
       return;
-    } else if (gst_structure_get_double (s, "client_ts", &ts)) {
+    } else if (has_ts) {
       rtt = control_now_ms () - ts;
       if (rtt >= 0 && rtt < 3600 * 1000.0)
         gst_structure_set (details, "rtt_ms", G_TYPE_DOUBLE, rtt, NULL);

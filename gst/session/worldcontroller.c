@@ -681,15 +681,15 @@ gst_session_world_controller_receive (GstSessionWorldController * ctrl,
   } else if (strcmp (type, "pong") == 0) {
     gdouble ts;
 
-    if ((gst_structure_get_double (s, "ts", &ts) ||
-            gst_structure_get_double (s, "client_ts", &ts)) &&
-        control_probes_answered (&ctrl->probes, ctrl->events, ts)) {
+    gboolean has_ts = gst_structure_get_double (s, "ts", &ts) ||
+        gst_structure_get_double (s, "client_ts", &ts);
+
+    if (has_ts && control_probes_answered (&ctrl->probes, ctrl->events, ts)) {
       /* our own probe's: told as ROUND_TRIP, not posted */
       gst_structure_free (details);
       gst_session_message_unref (msg);
       return;
-    } else if (gst_structure_get_double (s, "ts", &ts) ||
-        gst_structure_get_double (s, "client_ts", &ts)) {
+    } else if (has_ts) {
       gdouble rtt = control_now_ms () - ts;
 
       /* only our own timestamps make sense here */

@@ -23,9 +23,12 @@
 /* the sender's answer to a NACK, a frame's packets spread, the rest */
 #define MARGIN_MS 20u
 
-/* the first probe at once, a second one soon (the first may be lost),
- * then every 2 s: one small message each */
+/* the first probe at once, a second one soon (the first may be lost), a
+ * third a second after that (past the channel's retransmission timeout:
+ * not queued behind a lost message as the first two may be), then every
+ * 2 s: one small message each */
 #define PROBE_SOON_US (250 * G_TIME_SPAN_MILLISECOND)
+#define PROBE_THIRD_US G_TIME_SPAN_SECOND
 #define PROBE_EVERY_US (2 * G_TIME_SPAN_SECOND)
 
 void
@@ -37,7 +40,8 @@ gst_session_path_probe_reset (GstSessionPathProbe * probe)
 gboolean
 gst_session_path_probe_due (const GstSessionPathProbe * probe, gint64 now)
 {
-  gint64 wait = probe->sent < 2 ? PROBE_SOON_US : PROBE_EVERY_US;
+  gint64 wait = probe->sent < 2 ? PROBE_SOON_US :
+      probe->sent == 2 ? PROBE_THIRD_US : PROBE_EVERY_US;
 
   return probe->sent == 0 || now - probe->last_sent >= wait;
 }
@@ -49,26 +53,110 @@ gst_session_path_probe_sent (GstSessionPathProbe * probe, gint64 now)
   probe->last_sent = now;
 }
 
+/* two pongs that come this close together (one delivery of the channel),
+ * their pings at least QUEUED_PINGS_US further apart: the first waited
+ * for the second's time */
+#define QUEUED_PONGS_US (50 * G_TIME_SPAN_MILLISECOND)
+#define QUEUED_PINGS_US (100 * G_TIME_SPAN_MILLISECOND)
+
 void
 gst_session_path_probe_add (GstSessionPathProbe * probe,
-    GstClockTime round_trip)
+    GstClockTime round_trip, gint64 now)
 {
+  gint64 ping;
+  gboolean queued;
+
   if (!GST_CLOCK_TIME_IS_VALID (round_trip))
     return;
-  probe->samples[probe->next_sample] = round_trip;
+  ping = now - (gint64) (round_trip / GST_USECOND);
+  queued = probe->n_samples > 0 && now - probe->last_pong < QUEUED_PONGS_US
+      && ping - probe->last_ping > now - probe->last_pong + QUEUED_PINGS_US;
+  if (queued) {
+    /* the last pong waited for this one's time too: neither counts (a
+     * slot of NONE keeps the last few probes' time) */
+    guint last = (probe->next_sample + GST_SESSION_PATH_SAMPLES - 1) %
+        GST_SESSION_PATH_SAMPLES;
+
+    if (GST_CLOCK_TIME_IS_VALID (probe->samples[last]))
+      probe->dropped++;
+    probe->samples[last] = GST_CLOCK_TIME_NONE;
+    probe->dropped++;
+  }
+  probe->samples[probe->next_sample] = queued ? GST_CLOCK_TIME_NONE :
+      round_trip;
   probe->next_sample = (probe->next_sample + 1) % GST_SESSION_PATH_SAMPLES;
   probe->n_samples = MIN (probe->n_samples + 1, GST_SESSION_PATH_SAMPLES);
+  probe->last_pong = now;
+  probe->last_ping = ping;
 }
 
 GstClockTime
 gst_session_path_probe_round_trip (const GstSessionPathProbe * probe)
 {
   GstClockTime least = GST_CLOCK_TIME_NONE;
-  guint i;
+  guint i, counted = 0;
 
   for (i = 0; i < probe->n_samples; i++)
-    least = MIN (least, probe->samples[i]);
+    if (GST_CLOCK_TIME_IS_VALID (probe->samples[i])) {
+      least = MIN (least, probe->samples[i]);
+      counted++;
+    }
+  return counted >= GST_SESSION_PATH_MIN_SAMPLES ? least : GST_CLOCK_TIME_NONE;
+}
+
+/* a reading a second, give or take the session thread's wakeups */
+#define READ_EVERY_US (900 * G_TIME_SPAN_MILLISECOND)
+
+void
+gst_session_path_readings_reset (GstSessionPathReadings * readings)
+{
+  memset (readings, 0, sizeof (*readings));
+}
+
+gboolean
+gst_session_path_readings_add (GstSessionPathReadings * readings,
+    GstClockTime jitter, GstClockTime rtx_round_trip, gint64 now)
+{
+  if (readings->n_readings > 0 && now - readings->last_read < READ_EVERY_US)
+    return FALSE;
+  readings->jitter[readings->next_reading] = jitter;
+  readings->rtx_round_trip[readings->next_reading] = rtx_round_trip;
+  readings->next_reading = (readings->next_reading + 1) %
+      GST_SESSION_PATH_READINGS;
+  readings->n_readings = MIN (readings->n_readings + 1,
+      GST_SESSION_PATH_READINGS);
+  readings->last_read = now;
+  return TRUE;
+}
+
+/* the least of the readings, NONE unless all are there and valid */
+static GstClockTime
+sustained (const GstClockTime * values, guint n)
+{
+  GstClockTime least = GST_CLOCK_TIME_NONE;
+  guint i;
+
+  if (n < GST_SESSION_PATH_READINGS)
+    return GST_CLOCK_TIME_NONE;
+  for (i = 0; i < n; i++) {
+    if (!GST_CLOCK_TIME_IS_VALID (values[i]))
+      return GST_CLOCK_TIME_NONE;
+    least = MIN (least, values[i]);
+  }
   return least;
+}
+
+GstClockTime
+gst_session_path_readings_jitter (const GstSessionPathReadings * readings)
+{
+  return sustained (readings->jitter, readings->n_readings);
+}
+
+GstClockTime
+gst_session_path_readings_rtx_round_trip (const GstSessionPathReadings *
+    readings)
+{
+  return sustained (readings->rtx_round_trip, readings->n_readings);
 }
 
 guint

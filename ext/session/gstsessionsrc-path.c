@@ -43,6 +43,24 @@ src_set_recovery (GstSessionSrc * self, GstClockTime recovery)
  * (src_guess_from_signalling) */
 #define GUESS_MAX_MS 200u
 
+/* the larger jitter of the two streams, NONE before either brought
+ * JITTER_AFTER_PACKETS: the jitter of a stream's first packets (queued
+ * while the session set up, then a keyframe's burst) says little of the
+ * path */
+static GstClockTime
+streams_jitter (const GstSessionTransportStats * v,
+    const GstSessionTransportStats * a)
+{
+  GstClockTime jitter = GST_CLOCK_TIME_NONE;
+
+  if (v->packets_received >= JITTER_AFTER_PACKETS)
+    jitter = v->jitter;
+  if (a->packets_received >= JITTER_AFTER_PACKETS)
+    jitter = GST_CLOCK_TIME_IS_VALID (jitter) ? MAX (jitter, a->jitter) :
+        a->jitter;
+  return jitter;
+}
+
 static GstClockTime
 frame_interval (GstSessionSrc * self)
 {
@@ -78,17 +96,17 @@ take_latency (GstSessionSrc * self, guint target)
  * for the request, the round trip, the jitter). The session starts at what
  * the frame interval alone asks for and pings the service on the control
  * channel (a probe at once, then every 2 s); the latency rises when the
- * probes' round trip, the retransmissions' or the jitter ask for
- * RISE_MIN_MS more (never down within the element's life, so that the
- * timeline moves only forward), and the output places media that much
- * later. Every second, or at once when a probe came. */
+ * probes' round trip, or the retransmissions' round trip and the jitter
+ * the path kept for 3 s, ask for RISE_MIN_MS more (never down within the
+ * element's life, so that the timeline moves only forward), and the output
+ * places media that much later. Every second, or at once when a probe came. */
 void
 src_follow_path (GstSessionSrc * self, gint64 now)
 {
   GstSessionSrcClass *klass = GST_SESSION_SRC_GET_CLASS (self);
   GstSessionSrcPrivate *priv = PRIV (self);
   GstSessionTransportStats v, a;
-  GstClockTime rtx, jitter;
+  GstClockTime round_trip, rtx, jitter;
   guint current, target;
 
   if (!priv->follows_path || !priv->channel_open)
@@ -115,19 +133,22 @@ src_follow_path (GstSessionSrc * self, gint64 now)
   if (GST_CLOCK_TIME_IS_VALID (a.rtx_round_trip))
     rtx = GST_CLOCK_TIME_IS_VALID (rtx) ? MAX (rtx, a.rtx_round_trip) :
         a.rtx_round_trip;
-  /* the jitter of a stream's first packets (queued while the session set
-   * up, then a keyframe's burst) says little of the path */
-  jitter = MAX (v.packets_received >= JITTER_AFTER_PACKETS ? v.jitter : 0,
-      a.packets_received >= JITTER_AFTER_PACKETS ? a.jitter : 0);
+  /* a spike of the path or a stall of the machine lifts both figures for
+   * a second or more: only what three readings a second apart agree on
+   * counts */
+  gst_session_path_readings_add (&priv->path_readings,
+      streams_jitter (&v, &a), rtx, now);
   current = MAX (src_start_latency (self), priv->auto_latency);
-  target = gst_session_latency_for_path (gst_session_path_probe_round_trip
-      (&priv->path_probe), rtx, jitter, frame_interval (self));
+  round_trip = gst_session_path_probe_round_trip (&priv->path_probe);
+  rtx = gst_session_path_readings_rtx_round_trip (&priv->path_readings);
+  jitter = gst_session_path_readings_jitter (&priv->path_readings);
+  target = gst_session_latency_for_path (round_trip, rtx, jitter,
+      frame_interval (self));
   if (target < current + RISE_MIN_MS)
     return;
   GST_INFO_OBJECT (self, "round trip %" GST_TIME_FORMAT " (probes), %"
       GST_TIME_FORMAT " (retransmissions), jitter %" GST_TIME_FORMAT
-      ": latency %u ms, was %u", GST_TIME_ARGS
-      (gst_session_path_probe_round_trip (&priv->path_probe)),
+      ": latency %u ms, was %u", GST_TIME_ARGS (round_trip),
       GST_TIME_ARGS (rtx), GST_TIME_ARGS (jitter), target, current);
   take_latency (self, target);
 }
@@ -171,11 +192,16 @@ void
 src_path_round_trip (GstSessionSrc * self, gdouble ms)
 {
   GstSessionSrcPrivate *priv = PRIV (self);
+  gint64 now = g_get_monotonic_time ();
+  guint dropped = priv->path_probe.dropped;
 
   if (!(ms >= 0) || ms > 60000)
     return;
   gst_session_path_probe_add (&priv->path_probe,
-      (GstClockTime) (ms * GST_MSECOND));
+      (GstClockTime) (ms * GST_MSECOND), now);
+  GST_DEBUG_OBJECT (self, "probe: round trip %.1f ms%s", ms,
+      priv->path_probe.dropped > dropped ? ", with the one before it queued "
+      "behind a lost message: not counted" : "");
   priv->path_measured = TRUE;
-  src_follow_path (self, g_get_monotonic_time ());
+  src_follow_path (self, now);
 }

@@ -88,6 +88,7 @@ typedef struct
   gboolean follows_path;        /* the session's latency is auto_latency */
   gint64 latency_checked;       /* monotonic µs */
   GstSessionPathProbe path_probe;       /* this session's own pings */
+  GstSessionPathReadings path_readings; /* jitter, rtx round trip: 1/s */
   gboolean path_measured;       /* a probe came since latency_checked */
   GSource *stop_source;
   GSource *drain_source;        /* the end, once what is in flight came */

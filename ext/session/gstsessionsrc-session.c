@@ -745,6 +745,7 @@ src_start_session (GstSessionSrc * self)
   g_atomic_int_set (&priv->session_number, priv->lifecycle.sessions);
   gst_session_stats_reset (&priv->stats_state);
   gst_session_path_probe_reset (&priv->path_probe);
+  gst_session_path_readings_reset (&priv->path_readings);
   priv->path_measured = FALSE;
   priv->started_at = g_get_monotonic_time ();
   priv->opened_at = 0;

@@ -178,6 +178,6 @@ gst_session_latency_for_path (GstClockTime round_trip,
   /* the first request and its retransmission, then the second */
   ms = ask + rt + 2 * j + MARGIN_MS + rt + 2 * j;
   ms = (ms + 9) / 10 * 10;
-  return (guint) CLAMP (ms, GST_SESSION_LATENCY_START_MS,
+  return (guint) CLAMP (ms, GST_SESSION_LATENCY_FLOOR_MS,
       GST_SESSION_LATENCY_MAX_MS);
 }

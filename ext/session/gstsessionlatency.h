@@ -15,7 +15,7 @@
 G_BEGIN_DECLS
 
 /* the least latency it takes (ms) */
-#define GST_SESSION_LATENCY_START_MS 40u
+#define GST_SESSION_LATENCY_FLOOR_MS 40u
 /* the most it rises to (ms) */
 #define GST_SESSION_LATENCY_MAX_MS 500u
 
@@ -120,7 +120,7 @@ GstClockTime gst_session_path_readings_rtx_round_trip (const
  * retransmission's own jitter and a margin; then the jitterbuffer's retry
  * timeout (the round trip and twice the jitter) and a second round trip.
  * With nothing measured it is what the frame interval alone asks for. At
- * least GST_SESSION_LATENCY_START_MS, at most GST_SESSION_LATENCY_MAX_MS. */
+ * least GST_SESSION_LATENCY_FLOOR_MS, at most GST_SESSION_LATENCY_MAX_MS. */
 G_GNUC_INTERNAL
 guint gst_session_latency_for_path (GstClockTime round_trip,
     GstClockTime rtx_round_trip, GstClockTime jitter,

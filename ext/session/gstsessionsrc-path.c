@@ -95,7 +95,8 @@ take_latency (GstSessionSrc * self, guint target)
  * packet to be asked for twice (gst_session_latency_for_path: the wait
  * for the request, the round trip, the jitter). The session starts at what
  * the frame interval alone asks for and pings the service on the control
- * channel (a probe at once, then every 2 s); the latency rises when the
+ * channel (a probe at once, 250 ms and 1.25 s later, then every 2 s:
+ * gst_session_path_probe_due); the latency rises when the
  * probes' round trip, or the retransmissions' round trip and the jitter
  * the path kept for 3 s, ask for RISE_MIN_MS more (never down within the
  * element's life, so that the timeline moves only forward), and the output

@@ -190,14 +190,22 @@ stage_find_jitterbuffer (GstSessionStage * stage, guint ssrc)
   return jb;
 }
 
+/* Whether every stream's first packet left its jitterbuffer (the stage's
+ * lock held): until then the jitterbuffers keep their start latency */
+gboolean
+stage_streams_out (GstSessionStage * stage)
+{
+  guint expected = (stage->config.video ? 1 : 0) +
+      (stage->config.audio ? 1 : 0);
+
+  return stage->streams_out >= MAX (expected, 1);
+}
+
 static void
 raise_latency (GstSessionStage * stage, gpointer data)
 {
   guint latency = 0;
 
-  g_mutex_lock (&stage->lock);
-  stage->latency_raised = TRUE;
-  g_mutex_unlock (&stage->lock);
   g_object_get (stage->webrtc, "latency", &latency, NULL);
   if (latency != stage->config.latency_ms) {
     GST_DEBUG_OBJECT (stage->owner, "jitterbuffer latency %u ms from now on",
@@ -321,18 +329,18 @@ static GstPadProbeReturn
 first_rtp_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
   GstSessionStage *stage = user_data;
-  guint expected = (stage->config.video ? 1 : 0) +
-      (stage->config.audio ? 1 : 0), out;
+  gboolean all_out;
 
   stage_mark (stage, &stage->times.first_rtp);
   g_mutex_lock (&stage->lock);
-  out = ++stage->streams_out;
+  stage->streams_out++;
+  all_out = stage_streams_out (stage);
   g_mutex_unlock (&stage->lock);
   /* once every stream's first packet left its jitterbuffer: a
    * jitterbuffer made after the rise held its stream's first packet for
    * the whole new latency (the director's video, when its audio came
    * first: a first frame 150-2000 ms later on the Internet profile) */
-  if (out >= MAX (expected, 1))
+  if (all_out)
     stage_invoke (stage, raise_latency, NULL, NULL);
   return GST_PAD_PROBE_REMOVE;
 }

@@ -48,8 +48,7 @@ struct _GstSessionStage
   gboolean offer_sent;
   gint64 host_seen;             /* context: the first UDP host candidate */
   GstSessionStageTimes times;
-  guint streams_out;             /* streams whose first packet left (lock) */
-  gboolean latency_raised;      /* every stream's did: the latency is up */
+  guint streams_out;            /* streams whose first packet left (lock) */
   guint ssrc[2];                /* per GstSessionOutputKind; 0: none yet */
   gchar *candidate_type;        /* of the selected pair's local candidate */
   GPtrArray *jitterbuffers;     /* rtpjitterbuffer, "ssrc" data set */
@@ -66,6 +65,7 @@ G_GNUC_INTERNAL GstSessionStage *stage_ref (GstSessionStage * stage);
 G_GNUC_INTERNAL void stage_unref (GstSessionStage * stage);
 G_GNUC_INTERNAL gboolean stage_is_dead (GstSessionStage * stage);
 G_GNUC_INTERNAL void stage_mark (GstSessionStage * stage, gint64 * field);
+G_GNUC_INTERNAL gboolean stage_streams_out (GstSessionStage * stage);
 G_GNUC_INTERNAL void stage_invoke (GstSessionStage * stage, StageFunc func,
     gpointer data, GDestroyNotify free_data);
 G_GNUC_INTERNAL void stage_fail (GstSessionStage * stage, GError * error);

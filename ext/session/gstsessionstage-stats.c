@@ -166,7 +166,7 @@ gst_session_stage_set_latency (GstSessionStage * stage, guint latency_ms)
   g_mutex_lock (&stage->lock);
   stage->config.latency_ms = latency_ms;
   ssrc = stage->ssrc[GST_SESSION_OUTPUT_VIDEO];
-  flowing = stage->latency_raised;
+  flowing = stage_streams_out (stage);
   g_mutex_unlock (&stage->lock);
   /* until every stream's first packet came, the jitterbuffers keep
    * START_LATENCY_MS, which their first packet waits for; then

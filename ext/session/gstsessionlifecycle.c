@@ -112,9 +112,11 @@ gst_session_lifecycle_give_up (GstSessionLifecycle * lc, const gchar * what,
 GstSessionLifecycleNext
 gst_session_lifecycle_start_failed (GstSessionLifecycle * lc,
     const GError * error, const GstSessionHttpError * http, guint max_retries,
-    gboolean delivered, GstClockTime * delay, GstMessage ** message)
+    GstClockTime max_wait, gboolean delivered, GstClockTime * delay,
+    GstMessage ** message)
 {
   GstSessionRetryDecision decision;
+  const gchar *reason;
   GError *err;
 
   lc->attempt++;
@@ -136,17 +138,28 @@ gst_session_lifecycle_start_failed (GstSessionLifecycle * lc,
   }
 
   if (decision.retry) {
-    gchar *text = g_strdup_printf ("Session start failed (%s), retrying in %"
-        G_GUINT64_FORMAT " ms (attempt %u of %u)", error->message,
-        decision.delay / GST_MSECOND, lc->attempt + 1,
-        lc->policy.max_attempts);
+    gchar *text, *capped = NULL;
 
+    /* a service may ask for a day (x-ratelimit-reset): max-retry-wait
+     * bounds every wait, and each retry says so */
+    reason = decision.reason;
+    if (decision.delay > max_wait) {
+      capped = g_strdup_printf ("%s; the %" G_GUINT64_FORMAT " s asked for "
+          "capped by max-retry-wait", decision.reason,
+          decision.delay / GST_SECOND);
+      reason = capped;
+      decision.delay = max_wait;
+    }
+    text = g_strdup_printf ("Session start failed (%s), retrying in %"
+        G_GUINT64_FORMAT " ms (attempt %u of %u)", error->message,
+        decision.delay / GST_MSECOND, lc->attempt + 1, lc->policy.max_attempts);
     err = g_error_new_literal (GST_RESOURCE_ERROR,
         GST_RESOURCE_ERROR_OPEN_READ, text);
-    GST_WARNING_OBJECT (lc->owner, "%s (%s)", text, decision.reason);
-    *message = lifecycle_warning (lc, err, decision.reason);
+    GST_WARNING_OBJECT (lc->owner, "%s (%s)", text, reason);
+    *message = lifecycle_warning (lc, err, reason);
     g_error_free (err);
     g_free (text);
+    g_free (capped);
     *delay = decision.delay;
     return GST_SESSION_LIFECYCLE_RETRY;
   }
@@ -169,30 +182,85 @@ gst_session_lifecycle_start_failed (GstSessionLifecycle * lc,
 
 /* The session went away without stream_exhausted (1.22.0 webrtcbin gives
  * no EOS for it: ICE failure, the channel or the signalling stream
- * closing, or silence tell): RENEW with a warning when @renew is set,
- * else END with the give-up message. */
+ * closing, or silence tell) and `renew` is not set: END with the give-up
+ * message (with renew, see gst_session_lifecycle_renewal). */
 GstSessionLifecycleNext
 gst_session_lifecycle_lost (GstSessionLifecycle * lc, const gchar * why,
-    gboolean renew, gboolean delivered, GstMessage ** message)
+    gboolean delivered, GstMessage ** message)
 {
   GError *err;
 
-  if (renew) {
-    gchar *text = g_strdup_printf ("Session lost (%s): starting a new one",
-        why);
-
-    err = g_error_new_literal (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_READ,
-        text);
-    GST_WARNING_OBJECT (lc->owner, "%s", text);
-    *message = lifecycle_warning (lc, err, NULL);
-    g_error_free (err);
-    g_free (text);
-    return GST_SESSION_LIFECYCLE_RENEW;
-  }
   err = g_error_new (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_READ,
       "The session was lost (%s)", why);
   *message = gst_session_lifecycle_give_up (lc, "Session lost", err, NULL,
       delivered);
+  g_error_free (err);
+  return GST_SESSION_LIFECYCLE_END;
+}
+
+/* A session ended (the service's end, or lost) and `renew` is set. One that
+ * delivered at least min_media of video ran normally: RENEW at once (a
+ * lost one with a warning), and the failed starts count from 0 again. One
+ * that ended sooner, or with nothing, counts as a failed start: RETRY
+ * after the backoff of failed starts (bounded by max_wait), with a
+ * warning, or, past max_retries of them in a row, END with an error (or,
+ * after output, a warning) that says why. A service that ends every
+ * session at once would otherwise get a new WebRTC session at once, for
+ * ever (1 344 in 60 s measured). */
+GstSessionLifecycleNext
+gst_session_lifecycle_renewal (GstSessionLifecycle * lc,
+    const GstSessionEnded * ended, GstClockTime * delay, GstMessage ** message)
+{
+  GError *err;
+  gchar *text;
+
+  *delay = 0;
+  *message = NULL;
+  if (ended->media > 0 && ended->media >= ended->min_media) {
+    lc->attempt = 0;
+    if (ended->lost) {
+      text = g_strdup_printf ("Session lost (%s): starting a new one",
+          ended->why);
+      err = g_error_new_literal (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_READ,
+          text);
+      GST_WARNING_OBJECT (lc->owner, "%s", text);
+      *message = lifecycle_warning (lc, err, NULL);
+      g_error_free (err);
+      g_free (text);
+    }
+    return GST_SESSION_LIFECYCLE_RENEW;
+  }
+
+  lc->attempt++;
+  lc->policy.max_attempts = ended->max_retries + 1;
+  g_free (lc->last_start_error);
+  lc->last_start_error = g_strdup_printf ("the session ended (%s) after %.1f s "
+      "of video, less than renew-min-media's %.1f s", ended->why,
+      ended->media / (gdouble) GST_SECOND,
+      ended->min_media / (gdouble) GST_SECOND);
+  if (lc->last_start_details)
+    gst_structure_free (lc->last_start_details);
+  lc->last_start_details = error_details ("Session too short", NULL);
+  if (lc->attempt < lc->policy.max_attempts) {
+    *delay = MIN (gst_session_retry_policy_backoff (&lc->policy, lc->attempt),
+        ended->max_wait);
+    text = g_strdup_printf ("Session ended early (%s): a failed start, "
+        "retrying in %" G_GUINT64_FORMAT " ms (attempt %u of %u)",
+        lc->last_start_error, *delay / GST_MSECOND, lc->attempt + 1,
+        lc->policy.max_attempts);
+    err = g_error_new_literal (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_READ,
+        text);
+    GST_WARNING_OBJECT (lc->owner, "%s", text);
+    *message = lifecycle_warning (lc, err, "backoff");
+    g_error_free (err);
+    g_free (text);
+    return GST_SESSION_LIFECYCLE_RETRY;
+  }
+  err = g_error_new (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_READ,
+      "%u sessions in a row ended early; the last: %s", lc->attempt,
+      lc->last_start_error);
+  *message = gst_session_lifecycle_give_up (lc, "Sessions too short", err,
+      NULL, ended->delivered);
   g_error_free (err);
   return GST_SESSION_LIFECYCLE_END;
 }

@@ -64,12 +64,29 @@ void gst_session_lifecycle_new_run (GstSessionLifecycle * lc);
 G_GNUC_INTERNAL
 GstSessionLifecycleNext gst_session_lifecycle_start_failed (GstSessionLifecycle * lc,
     const GError * error, const GstSessionHttpError * http, guint max_retries,
-    gboolean delivered, GstClockTime * delay, GstMessage ** message);
+    GstClockTime max_wait, gboolean delivered, GstClockTime * delay,
+    GstMessage ** message);
+
+/* What a renewal owes to a session that ended (see the .c) */
+typedef struct
+{
+  const gchar *why;             /* how it ended, for the messages */
+  gboolean lost;                /* lost (a warning), not ended by the service */
+  GstClockTime media;           /* the video it delivered */
+  GstClockTime min_media;       /* renew-min-media */
+  guint max_retries;
+  GstClockTime max_wait;        /* max-retry-wait */
+  gboolean delivered;           /* the run has output */
+} GstSessionEnded;
+
+G_GNUC_INTERNAL
+GstSessionLifecycleNext gst_session_lifecycle_renewal (GstSessionLifecycle * lc,
+    const GstSessionEnded * ended, GstClockTime * delay,
+    GstMessage ** message);
 
 G_GNUC_INTERNAL
 GstSessionLifecycleNext gst_session_lifecycle_lost (GstSessionLifecycle * lc,
-    const gchar * why, gboolean renew, gboolean delivered,
-    GstMessage ** message);
+    const gchar * why, gboolean delivered, GstMessage ** message);
 
 G_GNUC_INTERNAL
 GstMessage *gst_session_lifecycle_give_up (GstSessionLifecycle * lc,

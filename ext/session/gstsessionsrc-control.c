@@ -89,8 +89,7 @@ handle_ended (GstSessionSrc * self, gboolean final)
   /* the controller says whether the app's end is for good */
   if (!priv->stopping && renew && !final) {
     GST_INFO_OBJECT (self, "stream exhausted: renewing the session");
-    src_teardown_session (self);
-    src_start_session (self);
+    src_renew (self, "stream exhausted", FALSE);
   } else {
     GST_INFO_OBJECT (self, "stream exhausted: end of stream once what is "
         "in flight came");

@@ -49,6 +49,8 @@ typedef struct
   gchar *channel_label;
   gboolean renew;
   guint max_retries;
+  guint max_retry_wait;
+  guint renew_min_media;
   guint start_timeout;
   guint gathering_timeout;
   guint media_timeout;
@@ -100,6 +102,7 @@ typedef struct
   gint64 started_at;
   gint64 opened_at;             /* control channel open (0: not yet) */
   gpointer first_frame_at;      /* atomic: monotonic µs, NULL: none yet */
+  gint session_frames;          /* atomic: video frames this session placed */
   gint64 media_grace_until;     /* a late chunk was announced: wait */
   gint gate_open;               /* atomic: output flows (see wait_configured) */
   gint expected_width;          /* atomic: the configured video size, or 0 */
@@ -135,6 +138,8 @@ G_GNUC_INTERNAL void src_clear_source (GSource ** source);
 G_GNUC_INTERNAL void src_teardown_session (GstSessionSrc * self);
 G_GNUC_INTERNAL void src_end_stream (GstSessionSrc * self);
 G_GNUC_INTERNAL void src_start_session (GstSessionSrc * self);
+G_GNUC_INTERNAL void src_renew (GstSessionSrc * self, const gchar * why,
+    gboolean lost);
 G_GNUC_INTERNAL gboolean src_start_in_context (gpointer data);
 G_GNUC_INTERNAL gboolean src_pause_script_in_context (gpointer data);
 G_GNUC_INTERNAL void src_stop_in_context (gpointer data);

@@ -179,6 +179,18 @@ retry_timeout (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* the next start attempt, @delay from now */
+static void
+retry_after (GstSessionSrc * self, GstClockTime delay)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+
+  src_clear_source (&priv->retry_source);
+  priv->retry_source = g_timeout_source_new (delay / GST_MSECOND);
+  g_source_set_callback (priv->retry_source, retry_timeout, self, NULL);
+  g_source_attach (priv->retry_source, priv->context);
+}
+
 /* One start attempt failed: retry as the error model says, or give up. */
 static void
 start_failed (GstSessionSrc * self, const GError * error,
@@ -189,22 +201,63 @@ start_failed (GstSessionSrc * self, const GError * error,
   GstClockTime delay;
   guint max_retries;
 
+  guint max_wait;
+
   GST_OBJECT_LOCK (self);
   max_retries = priv->max_retries;
+  max_wait = priv->max_retry_wait;
   GST_OBJECT_UNLOCK (self);
 
   src_teardown_session (self);
   if (gst_session_lifecycle_start_failed (&priv->lifecycle, error, http,
-          max_retries, src_outputs_started (self), &delay, &msg) ==
-      GST_SESSION_LIFECYCLE_END) {
+          max_retries, max_wait * GST_MSECOND, src_outputs_started (self),
+          &delay, &msg) == GST_SESSION_LIFECYCLE_END) {
     post (self, msg);
     src_end_stream (self);
     return;
   }
   post (self, msg);
-  priv->retry_source = g_timeout_source_new (delay / GST_MSECOND);
-  g_source_set_callback (priv->retry_source, retry_timeout, self, NULL);
-  g_source_attach (priv->retry_source, priv->context);
+  retry_after (self, delay);
+}
+
+/* A session ended (@lost: went away; else the service ended it) with
+ * `renew` set: at once, after a backoff, or the end (see
+ * gst_session_lifecycle_renewal). */
+void
+src_renew (GstSessionSrc * self, const gchar * why, gboolean lost)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+  GstSessionSrcClass *klass = GST_SESSION_SRC_GET_CLASS (self);
+  GstSessionEnded ended = { why, lost, };
+  GstMessage *msg;
+  GstClockTime delay;
+
+  GST_OBJECT_LOCK (self);
+  ended.min_media = priv->renew_min_media * GST_MSECOND;
+  ended.max_retries = priv->max_retries;
+  ended.max_wait = priv->max_retry_wait * GST_MSECOND;
+  GST_OBJECT_UNLOCK (self);
+  ended.media = gst_util_uint64_scale_int (g_atomic_int_get
+      (&priv->session_frames), GST_SECOND * klass->fps_d, klass->fps_n);
+  ended.delivered = src_outputs_started (self);
+
+  src_teardown_session (self);
+  switch (gst_session_lifecycle_renewal (&priv->lifecycle, &ended, &delay,
+          &msg)) {
+    case GST_SESSION_LIFECYCLE_RENEW:
+      if (msg)
+        post (self, msg);
+      src_start_session (self);
+      break;
+    case GST_SESSION_LIFECYCLE_RETRY:
+      post (self, msg);
+      retry_after (self, delay);
+      break;
+    case GST_SESSION_LIFECYCLE_END:
+      post (self, msg);
+      src_end_stream (self);
+      break;
+  }
 }
 
 /* The session went away without stream_exhausted. 1.22.0 webrtcbin gives
@@ -231,13 +284,12 @@ session_lost (GstSessionSrc * self, const gchar * why)
   renew = priv->renew;
   GST_OBJECT_UNLOCK (self);
 
-  if (gst_session_lifecycle_lost (&priv->lifecycle, why, renew,
-          src_outputs_started (self), &msg) == GST_SESSION_LIFECYCLE_RENEW) {
-    post (self, msg);
-    src_teardown_session (self);
-    src_start_session (self);
+  if (renew) {
+    src_renew (self, why, TRUE);
     return;
   }
+  gst_session_lifecycle_lost (&priv->lifecycle, why,
+      src_outputs_started (self), &msg);
   post (self, msg);
   src_end_stream (self);
 }
@@ -386,8 +438,9 @@ on_channel_open (GstSessionStage * stage, gpointer data)
   GST_INFO_OBJECT (self, "control channel open");
   priv->channel_open = TRUE;
   priv->opened_at = g_get_monotonic_time ();
+  /* the failed starts count on until the session has run normally
+   * (src_renew) */
   post_negotiated (self);
-  priv->lifecycle.attempt = 0;
   g_mutex_lock (&priv->ctrl_lock);
   klass->channel_open (self);
   gst_session_src_collect_events (self);
@@ -520,6 +573,8 @@ on_sample (GstSessionStage * stage, GstSessionOutputKind kind,
    * gate opening): asked for now, not at the sender's next one */
   if (result == GST_SESSION_OUTPUT_WANTS_KEYFRAME)
     gst_session_stage_request_keyframe (stage);
+  if (kind == GST_SESSION_OUTPUT_VIDEO && result == GST_SESSION_OUTPUT_PLACED)
+    g_atomic_int_inc (&priv->session_frames);
   /* the first frame of each session on the pad: its time to first frame */
   if (kind == GST_SESSION_OUTPUT_VIDEO && result == GST_SESSION_OUTPUT_PLACED &&
       g_atomic_pointer_compare_and_exchange (&priv->first_frame_at, NULL,
@@ -751,6 +806,7 @@ src_start_session (GstSessionSrc * self)
   priv->opened_at = 0;
   priv->media_grace_until = 0;
   g_atomic_pointer_set (&priv->first_frame_at, NULL);
+  g_atomic_int_set (&priv->session_frames, 0);
   g_atomic_int_set (&priv->gate_open, !klass->wait_configured);
   g_atomic_int_set (&priv->expected_width, 0);
   g_atomic_int_set (&priv->expected_height, 0);

@@ -52,6 +52,8 @@ GST_DEBUG_CATEGORY (gst_session_src_debug);
 #define DEFAULT_START_TIMEOUT 15000
 #define DEFAULT_GATHERING_TIMEOUT 2000
 #define DEFAULT_STOP_TIMEOUT 5000
+#define DEFAULT_MAX_RETRY_WAIT 30000
+#define DEFAULT_RENEW_MIN_MEDIA 2000
 
 
 enum
@@ -76,6 +78,8 @@ enum
   PROP_ICE_TCP,
   PROP_ICE_TRANSPORT_POLICY,
   PROP_SIGNALLER,
+  PROP_MAX_RETRY_WAIT,
+  PROP_RENEW_MIN_MEDIA,
 };
 
 enum
@@ -397,6 +401,12 @@ gst_session_src_set_property (GObject * object, guint prop_id,
     case PROP_MAX_RETRIES:
       priv->max_retries = g_value_get_uint (value);
       break;
+    case PROP_MAX_RETRY_WAIT:
+      priv->max_retry_wait = g_value_get_uint (value);
+      break;
+    case PROP_RENEW_MIN_MEDIA:
+      priv->renew_min_media = g_value_get_uint (value);
+      break;
     case PROP_START_TIMEOUT:
       priv->start_timeout = g_value_get_uint (value);
       break;
@@ -463,6 +473,12 @@ gst_session_src_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_MAX_RETRIES:
       g_value_set_uint (value, priv->max_retries);
+      break;
+    case PROP_MAX_RETRY_WAIT:
+      g_value_set_uint (value, priv->max_retry_wait);
+      break;
+    case PROP_RENEW_MIN_MEDIA:
+      g_value_set_uint (value, priv->renew_min_media);
       break;
     case PROP_START_TIMEOUT:
       g_value_set_uint (value, priv->start_timeout);
@@ -566,6 +582,8 @@ gst_session_src_init (GstSessionSrc * self)
   priv->decode = DEFAULT_DECODE;
   priv->channel_label = g_strdup (DEFAULT_CHANNEL_LABEL);
   priv->max_retries = DEFAULT_MAX_RETRIES;
+  priv->max_retry_wait = DEFAULT_MAX_RETRY_WAIT;
+  priv->renew_min_media = DEFAULT_RENEW_MIN_MEDIA;
   priv->start_timeout = DEFAULT_START_TIMEOUT;
   priv->gathering_timeout = DEFAULT_GATHERING_TIMEOUT;
   priv->media_timeout = DEFAULT_MEDIA_TIMEOUT;
@@ -793,11 +811,49 @@ gst_session_src_class_init (GstSessionSrcClass * klass)
           FALSE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
+  /**
+   * GstSessionSrc:max-retries:
+   *
+   * Retries of a failed start when the error is transient, in a row. A
+   * renewed session that ended before it delivered #GstSessionSrc:renew-min-media
+   * of video counts as a failed start too: past this many in a row the
+   * stream ends with an error that says why.
+   */
   g_object_class_install_property (gobject_class, PROP_MAX_RETRIES,
       g_param_spec_uint ("max-retries", "Max retries",
           "Retries of a failed start when the error is transient", 0, 100,
           DEFAULT_MAX_RETRIES, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
+
+  /**
+   * GstSessionSrc:max-retry-wait:
+   *
+   * The longest wait in ms before a retry, whatever the service asks
+   * (`x-ratelimit-reset`, which may say a day) or the backoff gives; each
+   * retry posts a warning saying how long it waits and why.
+   */
+  g_object_class_install_property (gobject_class, PROP_MAX_RETRY_WAIT,
+      g_param_spec_uint ("max-retry-wait", "Max retry wait",
+          "Longest wait in ms before a retry, whatever the service asks",
+          0, 86400000, DEFAULT_MAX_RETRY_WAIT, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
+
+  /**
+   * GstSessionSrc:renew-min-media:
+   *
+   * With #GstSessionSrc:renew, a session that ran normally (it delivered
+   * at least this many ms of video) is renewed at once; one that ended
+   * sooner, or delivered nothing, counts as a failed start: the next one
+   * waits the backoff of failed starts, and #GstSessionSrc:max-retries such
+   * sessions in a row end the stream with an error. 0: every session that
+   * delivered a frame ran normally.
+   */
+  g_object_class_install_property (gobject_class, PROP_RENEW_MIN_MEDIA,
+      g_param_spec_uint ("renew-min-media", "Renew min media",
+          "ms of video a session must deliver for its end to renew at once "
+          "(shorter: a failed start, with backoff)", 0, 3600000,
+          DEFAULT_RENEW_MIN_MEDIA, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
 
   g_object_class_install_property (gobject_class, PROP_START_TIMEOUT,
       g_param_spec_uint ("start-timeout", "Start timeout",
@@ -845,7 +901,10 @@ gst_session_src_class_init (GstSessionSrcClass * klass)
    * A file of timed actions (docs/control-script.md) applied at their
    * running time once playing: steer a session from gst-launch without
    * code. Loaded and validated at NULL→READY; an invalid file fails the
-   * state change with an error naming the line and the rule.
+   * state change with an error naming the line and the rule. Only a
+   * regular file of at most 1 MiB is read: a FIFO, a directory, a device
+   * or a larger file fails NULL→READY at once with an error naming the
+   * file and the rule.
    */
   g_object_class_install_property (gobject_class, PROP_CONTROL_SCRIPT,
       g_param_spec_string ("control-script", "Control script",

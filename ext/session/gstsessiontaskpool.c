@@ -141,7 +141,10 @@ on_stream_status (GstBus * bus, GstMessage * msg, gpointer user_data)
   if (type == GST_STREAM_STATUS_TYPE_CREATE && v != NULL &&
       G_VALUE_HOLDS (v, GST_TYPE_TASK))
     gst_task_set_pool (g_value_get_object (v), user_data);
-  /* posted in the streaming threads, a few per session: nobody reads them */
+  /* posted in the streaming threads, a few per session: nobody reads them.
+   * A sync handler that drops a message owns it: unref it, or it keeps its
+   * source (nicesrc, the jitterbuffer...) and the task alive for ever. */
+  gst_message_unref (msg);
   return GST_BUS_DROP;
 }
 

@@ -87,7 +87,7 @@ msg_double (GstMessage * msg, const gchar * name)
 static void
 run_worldsrc (const gchar * url, guint renewals, Series * s, JsonBuilder * out)
 {
-  WorldClient *c = world_client_new (url, "renew=true", TRUE);
+  WorldClient *c = world_client_new (url, "renew=true renew-min-media=0", TRUE);
   BenchBus *bus = world_client_get_bus (c);
   guint steps_bad = 0, k, i;
   gdouble max_wait = 0;

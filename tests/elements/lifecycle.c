@@ -105,7 +105,7 @@ GST_START_TEST (test_transient_failures_retry_then_give_up)
       "{\"detail\": \"no runner free\", \"error_type\": \"runner_busy\"}");
   for (i = 0; i < 2; i++) {
     fail_unless_equals_int (gst_session_lifecycle_start_failed (&f.lc,
-            f.failure, f.http, 2, FALSE, &delay, &msg),
+            f.failure, f.http, 2, 30 * GST_SECOND, FALSE, &delay, &msg),
         GST_SESSION_LIFECYCLE_RETRY);
     fail_unless (delay > 0 && delay <= 30 * GST_SECOND);
     fail_unless (i == 0 || delay > last / 2, "the delay did not grow");
@@ -120,7 +120,8 @@ GST_START_TEST (test_transient_failures_retry_then_give_up)
     gst_message_unref (msg);
   }
   fail_unless_equals_int (gst_session_lifecycle_start_failed (&f.lc, f.failure,
-          f.http, 2, FALSE, &delay, &msg), GST_SESSION_LIFECYCLE_END);
+          f.http, 2, 30 * GST_SECOND, FALSE, &delay, &msg),
+      GST_SESSION_LIFECYCLE_END);
   message_text (msg, &err, &details);
   fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_ERROR);
   fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
@@ -155,7 +156,8 @@ GST_START_TEST (test_refusal_gives_up_at_once)
   fixture_init (&f, 401,
       "{\"detail\": \"bad key\", \"error_type\": \"unauthorized\"}");
   fail_unless_equals_int (gst_session_lifecycle_start_failed (&f.lc, f.failure,
-          f.http, 5, FALSE, &delay, &msg), GST_SESSION_LIFECYCLE_END);
+          f.http, 5, 30 * GST_SECOND, FALSE, &delay, &msg),
+      GST_SESSION_LIFECYCLE_END);
   message_text (msg, &err, &details);
   fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_ERROR);
   fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
@@ -166,7 +168,8 @@ GST_START_TEST (test_refusal_gives_up_at_once)
   /* a new run: the same refusal after output is a warning */
   gst_session_lifecycle_new_run (&f.lc);
   fail_unless_equals_int (gst_session_lifecycle_start_failed (&f.lc, f.failure,
-          f.http, 5, TRUE, &delay, &msg), GST_SESSION_LIFECYCLE_END);
+          f.http, 5, 30 * GST_SECOND, TRUE, &delay, &msg),
+      GST_SESSION_LIFECYCLE_END);
   check_message (msg, GST_MESSAGE_WARNING, NULL);
   fail_unless (gst_session_lifecycle_ending (&f.lc, TRUE) == NULL);
 
@@ -183,14 +186,20 @@ GST_START_TEST (test_lost_session_renews_or_ends)
   GstMessage *msg;
   GError *err = NULL;
 
+  GstSessionEnded ended = { "no media for 5000 ms", TRUE, 60 * GST_SECOND,
+    2 * GST_SECOND, 5, 30 * GST_SECOND, TRUE
+  };
+  GstClockTime delay;
+
   fixture_init (&f, 0, NULL);
-  fail_unless_equals_int (gst_session_lifecycle_lost (&f.lc, "no media for "
-          "5000 ms", TRUE, TRUE, &msg), GST_SESSION_LIFECYCLE_RENEW);
+  fail_unless_equals_int (gst_session_lifecycle_renewal (&f.lc, &ended,
+          &delay, &msg), GST_SESSION_LIFECYCLE_RENEW);
+  fail_unless_equals_uint64 (delay, 0);
   check_message (msg, GST_MESSAGE_WARNING,
       "Session lost (no media for 5000 ms): starting a new one");
 
   fail_unless_equals_int (gst_session_lifecycle_lost (&f.lc, "ICE failed",
-          FALSE, TRUE, &msg), GST_SESSION_LIFECYCLE_END);
+          TRUE, &msg), GST_SESSION_LIFECYCLE_END);
   fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_WARNING);
   fail_unless_equals_string (message_text (msg, &err, &details),
       "The session was lost (ICE failed)");
@@ -201,7 +210,7 @@ GST_START_TEST (test_lost_session_renews_or_ends)
 
   /* before any output: an error */
   fail_unless_equals_int (gst_session_lifecycle_lost (&f.lc, "ICE failed",
-          FALSE, FALSE, &msg), GST_SESSION_LIFECYCLE_END);
+          FALSE, &msg), GST_SESSION_LIFECYCLE_END);
   check_message (msg, GST_MESSAGE_ERROR, "The session was lost");
 
   fixture_clear (&f);
@@ -224,7 +233,8 @@ GST_START_TEST (test_nothing_delivered_is_an_error)
       "\"error_type\": \"runner_server_error\"}");
   /* a stop during the retry's wait */
   fail_unless_equals_int (gst_session_lifecycle_start_failed (&f.lc, f.failure,
-          f.http, 5, FALSE, &delay, &msg), GST_SESSION_LIFECYCLE_RETRY);
+          f.http, 5, 30 * GST_SECOND, FALSE, &delay, &msg),
+      GST_SESSION_LIFECYCLE_RETRY);
   gst_message_unref (msg);
   fail_unless (gst_session_lifecycle_ending (&f.lc, TRUE) == NULL);
   msg = gst_session_lifecycle_ending (&f.lc, FALSE);
@@ -297,6 +307,101 @@ GST_START_TEST (test_watchdog_verdicts)
 
 GST_END_TEST;
 
+/* a renewed session that ended before it delivered renew-min-media counts
+ * as a failed start: backoff, then an error naming why; one that ran
+ * normally renews at once and the count starts again */
+GST_START_TEST (test_short_sessions_back_off_then_end)
+{
+  GstSessionEnded ended = { "stream exhausted", FALSE, GST_SECOND / 16,
+    2 * GST_SECOND, 2, 30 * GST_SECOND, FALSE
+  };
+  const GstStructure *details;
+  GstClockTime delay, last = 0;
+  GstMessage *msg;
+  GError *err = NULL;
+  Fixture f;
+  guint i;
+
+  fixture_init (&f, 0, NULL);
+  for (i = 0; i < 2; i++) {
+    fail_unless_equals_int (gst_session_lifecycle_renewal (&f.lc, &ended,
+            &delay, &msg), GST_SESSION_LIFECYCLE_RETRY);
+    fail_unless (delay >= 400 * GST_MSECOND && delay > last,
+        "no backoff: %" GST_TIME_FORMAT, GST_TIME_ARGS (delay));
+    last = delay;
+    check_message (msg, GST_MESSAGE_WARNING, "Session ended early (the "
+        "session ended (stream exhausted) after 0.1 s of video, less than "
+        "renew-min-media's 2.0 s): a failed start, retrying in");
+  }
+  /* a session that ran normally: at once, and no message (the service
+   * ended it) */
+  ended.media = 2 * GST_SECOND;
+  fail_unless_equals_int (gst_session_lifecycle_renewal (&f.lc, &ended,
+          &delay, &msg), GST_SESSION_LIFECYCLE_RENEW);
+  fail_unless (msg == NULL && delay == 0);
+  fail_unless_equals_int (f.lc.attempt, 0);
+
+  /* nothing delivered: failed, three in a row end the run with an error */
+  ended.media = 0;
+  ended.min_media = 0;
+  for (i = 0; i < 2; i++) {
+    fail_unless_equals_int (gst_session_lifecycle_renewal (&f.lc, &ended,
+            &delay, &msg), GST_SESSION_LIFECYCLE_RETRY);
+    gst_message_unref (msg);
+  }
+  fail_unless_equals_int (gst_session_lifecycle_renewal (&f.lc, &ended,
+          &delay, &msg), GST_SESSION_LIFECYCLE_END);
+  message_text (msg, &err, &details);
+  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_ERROR);
+  fail_unless (strstr (err->message, "3 sessions in a row ended early; the "
+          "last: the session ended (stream exhausted) after 0.0 s") != NULL,
+      "%s", err->message);
+  fail_unless_equals_string (gst_structure_get_string (details, "reason"),
+      "Sessions too short");
+  g_clear_error (&err);
+  gst_message_unref (msg);
+  fail_unless (gst_session_lifecycle_ending (&f.lc, FALSE) == NULL);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+/* a rate limit that asks for a day waits max-retry-wait, and says so */
+GST_START_TEST (test_retry_wait_is_capped)
+{
+  GstClockTime delay;
+  GstMessage *msg;
+  Fixture f;
+  guint i;
+
+  fixture_init (&f, 429, "{\"detail\": \"slow down\", "
+      "\"error_type\": \"rate_limited\"}");
+  f.http->ratelimit_reset = 86400;
+  for (i = 0; i < 3; i++) {
+    fail_unless_equals_int (gst_session_lifecycle_start_failed (&f.lc,
+            f.failure, f.http, 5, 30 * GST_SECOND, FALSE, &delay, &msg),
+        GST_SESSION_LIFECYCLE_RETRY);
+    fail_unless_equals_uint64 (delay, 30 * GST_SECOND);
+    /* each retry says it (the debug text carries the reason) */
+    {
+      GError *err = NULL;
+      gchar *debug = NULL;
+
+      gst_message_parse_warning (msg, &err, &debug);
+      fail_unless (strstr (err->message, "retrying in 30000 ms") != NULL,
+          "%s", err->message);
+      fail_unless (strstr (debug, "the 86400 s asked for capped by "
+              "max-retry-wait") != NULL, "%s", debug);
+      g_error_free (err);
+      g_free (debug);
+    }
+    gst_message_unref (msg);
+  }
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
 static Suite *
 lifecycle_suite (void)
 {
@@ -309,6 +414,8 @@ lifecycle_suite (void)
   tcase_add_test (tc, test_transient_failures_retry_then_give_up);
   tcase_add_test (tc, test_refusal_gives_up_at_once);
   tcase_add_test (tc, test_lost_session_renews_or_ends);
+  tcase_add_test (tc, test_short_sessions_back_off_then_end);
+  tcase_add_test (tc, test_retry_wait_is_capped);
   tcase_add_test (tc, test_nothing_delivered_is_an_error);
   tcase_add_test (tc, test_watchdog_verdicts);
   return s;

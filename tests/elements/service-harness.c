@@ -218,6 +218,12 @@ service_harness_settle_threads (void)
 }
 
 const gchar *
+service_harness_pid (ServiceHarness * h)
+{
+  return g_subprocess_get_identifier (h->proc);
+}
+
+const gchar *
 service_harness_base_url (ServiceHarness * h)
 {
   return h->base_url;

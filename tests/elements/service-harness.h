@@ -32,6 +32,8 @@ guint service_harness_thread_count (void);
 gchar *service_harness_dtls_thread (void);
 void service_harness_settle_threads (void);
 const gchar *service_harness_base_url (ServiceHarness * h);
+/* the service's process id, as a string (its /proc entry) */
+const gchar *service_harness_pid (ServiceHarness * h);
 /* the start-session endpoint of "world" or "director" (free it) */
 gchar *service_harness_url (ServiceHarness * h, const gchar * app);
 /* POSTs the fault rule @json (docs/reference-service.md, Faults) to the

@@ -276,7 +276,8 @@ GST_START_TEST (test_renew_keeps_timeline)
 {
   ServiceHarness *svc = service_harness_start ("--world-max-blocks=1",
       "--world-frames-per-block=16", NULL);
-  GstElement *pipeline = world_pipeline (svc, "renew=true prompt=hills");
+  GstElement *pipeline = world_pipeline (svc,
+      "renew=true renew-min-media=0 prompt=hills");
   BusLog *log = bus_log_new (pipeline);
   Frames *f = frames_attach (pipeline);
   guint n;
@@ -328,7 +329,7 @@ GST_START_TEST (test_strings_set_while_renewing)
 {
   ServiceHarness *svc = service_harness_start ("--world-max-blocks=1",
       "--world-frames-per-block=8", NULL);
-  GstElement *pipeline = world_pipeline (svc, "renew=true");
+  GstElement *pipeline = world_pipeline (svc, "renew=true renew-min-media=0");
   BusLog *log = bus_log_new (pipeline);
   Setter s = { get_src (pipeline), 0 };
   GThread *thread;

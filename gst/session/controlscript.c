@@ -48,8 +48,11 @@
 #endif
 
 #include <errno.h>
-#include <stdio.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
@@ -88,15 +91,44 @@ gst_session_control_script_parse (GstSessionApp app, const gchar * text,
   return control_script_parse_text (app, "control-script", text, length, error);
 }
 
+/* What a file that is not a regular one is, for the error text */
+static const gchar *
+file_kind (mode_t mode)
+{
+  if (S_ISDIR (mode))
+    return "a directory";
+  if (S_ISFIFO (mode))
+    return "a FIFO";
+  if (S_ISCHR (mode))
+    return "a character device";
+  if (S_ISBLK (mode))
+    return "a block device";
+  if (S_ISSOCK (mode))
+    return "a socket";
+  return "a special file";
+}
+
+static void
+set_not_regular (GError ** error, const gchar * source, mode_t mode)
+{
+  g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_ARGUMENT,
+      "%s: not a regular file (%s); only regular files are read", source,
+      file_kind (mode));
+}
+
 /**
  * gst_session_control_script_load:
  * @app: the application the script steers
  * @path: (type filename): the file of the script
  * @error: return location for a #GError
  *
- * Reads the file @path (at most %GST_SESSION_CONTROL_SCRIPT_MAX_SIZE bytes)
- * and parses it as gst_session_control_script_parse() does. Errors start
- * with `control-script PATH line N:` or, when the file cannot be read,
+ * Reads the file @path and parses it as gst_session_control_script_parse()
+ * does. Only a regular file of at most %GST_SESSION_CONTROL_SCRIPT_MAX_SIZE
+ * bytes is read: a FIFO, a directory, a device or a socket is refused at
+ * once (`control-script PATH: not a regular file (a FIFO); only regular
+ * files are read`), and so is a larger file (`control-script PATH: the
+ * file has N bytes, at most 1048576 allowed`). Errors start with
+ * `control-script PATH line N:` or, when the file cannot be read,
  * `control-script PATH:`.
  *
  * Returns: (transfer full) (nullable): the script, or %NULL with @error set.
@@ -107,8 +139,9 @@ gst_session_control_script_load (GstSessionApp app, const gchar * path,
 {
   GstSessionControlScript *script = NULL;
   gchar *display, *source, *buf = NULL;
-  FILE *f;
-  gsize n;
+  struct stat st;
+  gsize n = 0;
+  gint fd;
 
   g_return_val_if_fail (app == GST_SESSION_APP_WORLD
       || app == GST_SESSION_APP_DIRECTOR, NULL);
@@ -118,35 +151,70 @@ gst_session_control_script_load (GstSessionApp app, const gchar * path,
   source = g_strdup_printf ("control-script %s", display);
   g_free (display);
 
-  f = g_fopen (path, "rb");
-  if (f == NULL) {
+  /* O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused
+   * just after, by fstat); a regular file ignores the flag */
+  fd = g_open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
+  if (fd < 0) {
     gint e = errno;
 
-    g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_ARGUMENT,
-        "%s: cannot open the file: %s", source, g_strerror (e));
+    /* a socket cannot be opened (ENXIO): say what it is */
+    if (g_stat (path, &st) == 0 && !S_ISREG (st.st_mode))
+      set_not_regular (error, source, st.st_mode);
+    else
+      g_set_error (error, GST_SESSION_ERROR,
+          GST_SESSION_ERROR_INVALID_ARGUMENT, "%s: cannot open the file: %s",
+          source, g_strerror (e));
     goto out;
   }
-  /* one byte more than allowed tells a file that is too big */
-  buf = g_malloc (GST_SESSION_CONTROL_SCRIPT_MAX_SIZE + 1);
-  n = fread (buf, 1, GST_SESSION_CONTROL_SCRIPT_MAX_SIZE + 1, f);
-  if (ferror (f)) {
+  if (fstat (fd, &st) != 0) {
     gint e = errno;
 
-    fclose (f);
     g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_ARGUMENT,
         "%s: cannot read the file: %s", source, g_strerror (e));
     goto out;
   }
-  fclose (f);
+  if (!S_ISREG (st.st_mode)) {
+    set_not_regular (error, source, st.st_mode);
+    goto out;
+  }
+  if (st.st_size > GST_SESSION_CONTROL_SCRIPT_MAX_SIZE) {
+    g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_ARGUMENT,
+        "%s: the file has %" G_GINT64_FORMAT " bytes, at most %u allowed",
+        source, (gint64) st.st_size, GST_SESSION_CONTROL_SCRIPT_MAX_SIZE);
+    goto out;
+  }
+  /* one byte more than allowed tells a file that grew past the limit
+   * since fstat: the read stops there whatever the file does */
+  buf = g_malloc (GST_SESSION_CONTROL_SCRIPT_MAX_SIZE + 1);
+  while (n < GST_SESSION_CONTROL_SCRIPT_MAX_SIZE + 1) {
+    gssize r = read (fd, buf + n, GST_SESSION_CONTROL_SCRIPT_MAX_SIZE + 1 - n);
+
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r < 0) {
+      gint e = errno;
+
+      g_set_error (error, GST_SESSION_ERROR,
+          GST_SESSION_ERROR_INVALID_ARGUMENT, "%s: cannot read the file: %s",
+          source, g_strerror (e));
+      goto out;
+    }
+    if (r == 0)
+      break;
+    n += (gsize) r;
+  }
   if (n > GST_SESSION_CONTROL_SCRIPT_MAX_SIZE) {
     g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_ARGUMENT,
-        "%s: the file is larger than %u bytes", source,
+        "%s: the file grew past %u bytes while read, at most %u allowed",
+        source, GST_SESSION_CONTROL_SCRIPT_MAX_SIZE,
         GST_SESSION_CONTROL_SCRIPT_MAX_SIZE);
     goto out;
   }
   script = control_script_parse_text (app, source, buf, n, error);
 
 out:
+  if (fd >= 0)
+    g_close (fd, NULL);
   g_free (buf);
   g_free (source);
   return script;

@@ -6,14 +6,17 @@
  * signaller (script-signaller.c) instead of a service: what does not need
  * a session to come up. The offer the element makes, how a refused start
  * ends, retries and their waits, a start that is never answered, EOS
- * while no session delivered. Seconds, not minutes; the real-service
- * suites (worldsrc.c, directorsrc.c, faults.c) stay the integration
- * tests.
+ * while no session delivered, a control script that is not a regular
+ * file. Seconds, not minutes; the real-service suites (worldsrc.c,
+ * directorsrc.c, faults.c) stay the integration tests.
  */
 
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
+#include <glib/gstdio.h>
 
 #include "harness-fixture.h"
 
@@ -221,6 +224,87 @@ GST_START_TEST (test_eos_before_any_frame_is_an_error)
 
 GST_END_TEST;
 
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  gboolean done;
+  GstElement *element;
+  GstStateChangeReturn ret;
+} StateJob;
+
+static gpointer
+state_job_run (gpointer data)
+{
+  StateJob *job = data;
+  GstStateChangeReturn ret = gst_element_set_state (job->element,
+      GST_STATE_READY);
+
+  g_mutex_lock (&job->lock);
+  job->ret = ret;
+  job->done = TRUE;
+  g_cond_signal (&job->cond);
+  g_mutex_unlock (&job->lock);
+  return NULL;
+}
+
+/* control-script naming a FIFO fails NULL->READY at once with an error
+ * naming the file (a read of it would wait for a writer forever). The
+ * state change runs in a thread, so that a hang fails the test in 5 s */
+GST_START_TEST (test_control_script_fifo_refused)
+{
+  Fixture *fx = fixture_new ("worldsrc", "video");
+  StateJob *job = g_new0 (StateJob, 1);
+  gchar *dir = g_dir_make_tmp ("inprocess-XXXXXX", NULL);
+  gchar *path, *expected;
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  GThread *thread;
+  GstMessage *msg;
+  GError *err = NULL;
+  gboolean done;
+
+  fail_unless (dir != NULL);
+  path = g_build_filename (dir, "steer.fifo", NULL);
+  fail_unless_equals_int (mkfifo (path, 0600), 0);
+  g_object_set (fx->h->element, "control-script", path, NULL);
+  g_mutex_init (&job->lock);
+  g_cond_init (&job->cond);
+  job->element = fx->h->element;
+  thread = g_thread_new ("state", state_job_run, job);
+  g_mutex_lock (&job->lock);
+  while (!job->done)
+    if (!g_cond_wait_until (&job->cond, &job->lock, deadline))
+      break;
+  done = job->done;
+  g_mutex_unlock (&job->lock);
+  if (!done) {
+    /* the thread and @job stay: it may never return */
+    g_thread_unref (thread);
+    fail ("NULL->READY with control-script=%s did not return within 5 s", path);
+  }
+  g_thread_join (thread);
+  fail_unless_equals_int (job->ret, GST_STATE_CHANGE_FAILURE);
+  msg = fixture_next_message (fx, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error");
+  gst_message_parse_error (msg, &err, NULL);
+  expected = g_strdup_printf ("control-script %s: not a regular file (a "
+      "FIFO); only regular files are read", path);
+  fail_unless_equals_string (err->message, expected);
+  g_free (expected);
+  g_error_free (err);
+  gst_message_unref (msg);
+  g_mutex_clear (&job->lock);
+  g_cond_clear (&job->cond);
+  g_free (job);
+  fixture_free (fx);
+  fail_unless_equals_int (g_remove (path), 0);
+  fail_unless_equals_int (g_rmdir (dir), 0);
+  g_free (path);
+  g_free (dir);
+}
+
+GST_END_TEST;
+
 static Suite *
 inprocess_suite (void)
 {
@@ -234,6 +318,7 @@ inprocess_suite (void)
   tcase_add_test (tc, test_transient_retried_then_error);
   tcase_add_test (tc, test_unanswered_start_times_out);
   tcase_add_test (tc, test_eos_before_any_frame_is_an_error);
+  tcase_add_test (tc, test_control_script_fifo_refused);
   return s;
 }
 

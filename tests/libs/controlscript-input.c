@@ -7,6 +7,8 @@
  * never crashes it.
  */
 
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -129,6 +131,74 @@ write_temp (const gchar * contents, gssize length)
   return path;
 }
 
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  gboolean done;
+  GstSessionApp app;
+  gchar *path;
+  GstSessionControlScript *script;
+  GError *err;
+} LoadJob;
+
+static gpointer
+load_job_run (gpointer data)
+{
+  LoadJob *job = data;
+  GstSessionControlScript *script;
+  GError *err = NULL;
+
+  script = gst_session_control_script_load (job->app, job->path, &err);
+  g_mutex_lock (&job->lock);
+  job->script = script;
+  job->err = err;
+  job->done = TRUE;
+  g_cond_signal (&job->cond);
+  g_mutex_unlock (&job->lock);
+  return NULL;
+}
+
+/* gst_session_control_script_load() in a thread: fails the test when it
+ * has not returned within 5 s (a FIFO read without a writer blocks), so
+ * that a loader that hangs fails instead of hanging the test */
+static GstSessionControlScript *
+load_bounded (GstSessionApp app, const gchar * path, GError ** error)
+{
+  LoadJob *job = g_new0 (LoadJob, 1);
+  GstSessionControlScript *script;
+  GThread *thread;
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  gboolean done;
+
+  g_mutex_init (&job->lock);
+  g_cond_init (&job->cond);
+  job->app = app;
+  job->path = g_strdup (path);
+  thread = g_thread_new ("load", load_job_run, job);
+  g_mutex_lock (&job->lock);
+  while (!job->done)
+    if (!g_cond_wait_until (&job->cond, &job->lock, deadline))
+      break;
+  done = job->done;
+  g_mutex_unlock (&job->lock);
+  if (!done) {
+    /* the thread and @job stay: it may never return */
+    g_thread_unref (thread);
+    fail ("gst_session_control_script_load (%s) did not return within 5 s",
+        path);
+  }
+  g_thread_join (thread);
+  script = job->script;
+  if (job->err)
+    g_propagate_error (error, job->err);
+  g_mutex_clear (&job->lock);
+  g_cond_clear (&job->cond);
+  g_free (job->path);
+  g_free (job);
+  return script;
+}
+
 GST_START_TEST (test_load_file)
 {
   GstSessionControlScript *script;
@@ -177,6 +247,7 @@ GST_START_TEST (test_load_errors)
   GstSessionControlScript *script;
   GError *err = NULL;
   gchar *path, *dir, *expected, *big;
+  guint i;
 
   /* a missing file */
   dir = g_dir_make_tmp ("controlscript-XXXXXX", &err);
@@ -193,31 +264,98 @@ GST_START_TEST (test_load_errors)
   g_clear_error (&err);
   g_free (path);
 
-  /* a directory */
-  script = gst_session_control_script_load (W, dir, &err);
+  /* a directory: refused before any read */
+  script = load_bounded (W, dir, &err);
   fail_unless (script == NULL);
-  expected = g_strdup_printf ("control-script %s: cannot read the file: %s",
-      dir, g_strerror (EISDIR));
+  fail_unless (g_error_matches (err, GST_SESSION_ERROR,
+          GST_SESSION_ERROR_INVALID_ARGUMENT));
+  expected = g_strdup_printf ("control-script %s: not a regular file (a "
+      "directory); only regular files are read", dir);
   fail_unless_equals_string (err->message, expected);
   g_free (expected);
   g_clear_error (&err);
   fail_unless_equals_int (g_rmdir (dir), 0);
   g_free (dir);
 
-  /* a file over the size limit */
+  /* a file over the size limit: its size and the limit are named */
   big = g_malloc (GST_SESSION_CONTROL_SCRIPT_MAX_SIZE + 1);
   memset (big, '\n', GST_SESSION_CONTROL_SCRIPT_MAX_SIZE + 1);
   path = write_temp (big, GST_SESSION_CONTROL_SCRIPT_MAX_SIZE + 1);
-  g_free (big);
   script = gst_session_control_script_load (W, path, &err);
   fail_unless (script == NULL);
-  expected = g_strdup_printf ("control-script %s: the file is larger than "
-      "1048576 bytes", path);
+  fail_unless (g_error_matches (err, GST_SESSION_ERROR,
+          GST_SESSION_ERROR_INVALID_ARGUMENT));
+  expected = g_strdup_printf ("control-script %s: the file has 1048577 "
+      "bytes, at most 1048576 allowed", path);
   fail_unless_equals_string (err->message, expected);
   g_free (expected);
   g_clear_error (&err);
   fail_unless_equals_int (g_remove (path), 0);
   g_free (path);
+
+  /* exactly the limit still loads: a ping, then lines of 63 blanks */
+  memset (big, ' ', GST_SESSION_CONTROL_SCRIPT_MAX_SIZE);
+  for (i = 63; i < GST_SESSION_CONTROL_SCRIPT_MAX_SIZE; i += 64)
+    big[i] = '\n';
+  memcpy (big, "0 ping\n", 7);
+  path = write_temp (big, GST_SESSION_CONTROL_SCRIPT_MAX_SIZE);
+  g_free (big);
+  script = gst_session_control_script_load (W, path, &err);
+  fail_unless (script != NULL, "%s", err ? err->message : "");
+  fail_unless_equals_int (gst_session_control_script_get_n_actions (script), 1);
+  gst_session_control_script_unref (script);
+  fail_unless_equals_int (g_remove (path), 0);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+/* A FIFO is refused at once: no open or read that waits for a writer.
+ * Bounded (load_bounded): an old loader that blocks fails the test. */
+GST_START_TEST (test_load_fifo)
+{
+  GstSessionControlScript *script;
+  GError *err = NULL;
+  gchar *dir, *path, *expected;
+
+  dir = g_dir_make_tmp ("controlscript-XXXXXX", &err);
+  fail_unless (dir != NULL, "%s", err ? err->message : "");
+  path = g_build_filename (dir, "steer.fifo", NULL);
+  fail_unless_equals_int (mkfifo (path, 0600), 0);
+  script = load_bounded (W, path, &err);
+  fail_unless (script == NULL);
+  fail_unless (g_error_matches (err, GST_SESSION_ERROR,
+          GST_SESSION_ERROR_INVALID_ARGUMENT));
+  expected = g_strdup_printf ("control-script %s: not a regular file (a "
+      "FIFO); only regular files are read", path);
+  fail_unless_equals_string (err->message, expected);
+  g_free (expected);
+  g_clear_error (&err);
+  fail_unless_equals_int (g_remove (path), 0);
+  fail_unless_equals_int (g_rmdir (dir), 0);
+  g_free (path);
+  g_free (dir);
+}
+
+GST_END_TEST;
+
+/* A device is refused by its kind, not read: /dev/zero never ends */
+GST_START_TEST (test_load_device)
+{
+  GstSessionControlScript *script;
+  GError *err = NULL;
+
+  if (!g_file_test ("/dev/zero", G_FILE_TEST_EXISTS)) {
+    GST_INFO ("no /dev/zero: not run");
+    return;
+  }
+  script = load_bounded (D, "/dev/zero", &err);
+  fail_unless (script == NULL);
+  fail_unless (g_error_matches (err, GST_SESSION_ERROR,
+          GST_SESSION_ERROR_INVALID_ARGUMENT));
+  fail_unless_equals_string (err->message, "control-script /dev/zero: not a "
+      "regular file (a character device); only regular files are read");
+  g_clear_error (&err);
 }
 
 GST_END_TEST;
@@ -366,6 +504,8 @@ controlscript_input_suite (void)
   tcase_add_test (tc, test_limits);
   tcase_add_test (tc, test_load_file);
   tcase_add_test (tc, test_load_errors);
+  tcase_add_test (tc, test_load_fifo);
+  tcase_add_test (tc, test_load_device);
   tcase_add_test (tc, test_documented_scripts);
   tcase_add_test (tc, test_garbage_never_crashes);
   return s;

@@ -38,6 +38,7 @@
 #include <gst/sdp/sdp.h>
 
 #include <gst/session/elementcheck.h>
+#include <gst/session/message.h>
 #include <gst/session/teardown.h>
 
 #include "gstsessionstage-private.h"
@@ -284,19 +285,49 @@ on_channel_message (GstWebRTCDataChannel * channel, const gchar * text,
 }
 
 static void
+binary_refused_in_context (GstSessionStage * stage, gpointer data)
+{
+  /* as the controllers' warning for a malformed text message */
+  GST_ELEMENT_WARNING (stage->owner, STREAM, FAILED, ("%s",
+          (const gchar *) data), (NULL));
+}
+
+/* A binary message is read as text (docs/protocol.md, Conventions). Text
+ * is handed on NUL-terminated, so a message that is not valid text (a NUL
+ * byte, bytes that are not UTF-8) or is over the size bound of text is
+ * refused here, whole, as the parser refuses such text: never cut at its
+ * first NUL and the rest read. */
+static void
 on_channel_data (GstWebRTCDataChannel * channel, GBytes * data,
     GstSessionStage * stage)
 {
-  gsize size;
+  gsize size = 0;
   const gchar *bytes = data ? g_bytes_get_data (data, &size) : NULL;
+  const gchar *bad = NULL;
   gchar *text;
 
   if (bytes == NULL)
+    bytes = "";
+  if (size > GST_SESSION_MESSAGE_MAX_SIZE) {
+    text = g_strdup_printf ("invalid message from the service, skipped: "
+        "binary message: %" G_GSIZE_FORMAT " bytes, at most %d allowed",
+        size, GST_SESSION_MESSAGE_MAX_SIZE);
+  } else if (!g_utf8_validate_len (bytes, size, &bad)) {
+    text = g_strdup_printf ("invalid message from the service, skipped: "
+        "binary message of %" G_GSIZE_FORMAT " bytes: not valid UTF-8 text "
+        "(%s at byte %" G_GSIZE_FORMAT ")", size,
+        *bad == '\0' ? "a NUL byte" : "an invalid byte", (gsize) (bad - bytes));
+  } else {
+    text = g_strndup (bytes, size);
+    on_channel_message (channel, text, stage);
+    g_free (text);
     return;
-  /* a binary message is read as text; the parser refuses what is not */
-  text = g_strndup (bytes, size);
-  on_channel_message (channel, text, stage);
-  g_free (text);
+  }
+  GST_WARNING_OBJECT (stage->owner, "%s", text);
+  if (stage_is_dead (stage))
+    g_free (text);
+  else
+    stage_invoke (stage, binary_refused_in_context, text, g_free);
 }
 
 /* ---- ICE ---- */
@@ -795,6 +826,34 @@ gst_session_stage_start (GstSessionStage * stage)
   g_signal_emit_by_name (stage->webrtc, "create-offer", NULL, promise);
 }
 
+/* webrtcbin's reply to set-remote-description, on its own thread: in
+ * 1.22 none (NULL) when it took the answer, an "error" (GError) field
+ * when it refused it (_set_description_task: its fingerprints, its mids,
+ * a state that takes no answer), and that error too when it was closed
+ * meanwhile (the stage torn down: stage_invoke's call then runs no
+ * more). A refused answer ends the attempt at once (the owner's failed),
+ * not at its start-timeout: no session can come of it. */
+static void
+on_answer_set (GstPromise * promise, gpointer user_data)
+{
+  GstSessionStage *stage = user_data;
+  const GstStructure *reply = NULL;
+  GError *err = NULL;
+
+  if (gst_promise_wait (promise) == GST_PROMISE_RESULT_REPLIED)
+    reply = gst_promise_get_reply (promise);
+  if (reply && gst_structure_has_field_typed (reply, "error", G_TYPE_ERROR))
+    gst_structure_get (reply, "error", G_TYPE_ERROR, &err, NULL);
+  if (err) {
+    stage_fail_async (stage, g_error_new (GST_RESOURCE_ERROR,
+            GST_RESOURCE_ERROR_OPEN_READ, "The service's answer was refused "
+            "by webrtcbin: %s", err->message));
+    g_error_free (err);
+  } else if (reply) {
+    GST_DEBUG_OBJECT (stage->owner, "answer set: %" GST_PTR_FORMAT, reply);
+  }
+}
+
 gboolean
 gst_session_stage_set_answer (GstSessionStage * stage, const gchar * sdp,
     GError ** error)
@@ -814,10 +873,14 @@ gst_session_stage_set_answer (GstSessionStage * stage, const gchar * sdp,
   }
   GST_DEBUG_OBJECT (stage->owner, "answer:\n%s", sdp);
   answer = gst_webrtc_session_description_new (GST_WEBRTC_SDP_TYPE_ANSWER, msg);
-  promise = gst_promise_new ();
+  /* the reply comes later, on webrtcbin's thread. webrtcbin holds the
+   * promise until it replied (or was closed): ours is dropped now, so
+   * that one it drops unreplied leaks nothing; the stage's reference
+   * goes with the promise */
+  promise = gst_promise_new_with_change_func (on_answer_set,
+      stage_ref (stage), (GDestroyNotify) stage_unref);
   g_signal_emit_by_name (stage->webrtc, "set-remote-description", answer,
       promise);
-  gst_promise_interrupt (promise);
   gst_promise_unref (promise);
   gst_webrtc_session_description_free (answer);
   stage_mark (stage, &stage->times.answer_set);

@@ -72,6 +72,10 @@ GstSessionStage *gst_session_stage_new (GstElement * owner,
 G_GNUC_INTERNAL
 void gst_session_stage_start (GstSessionStage * stage);
 
+/* FALSE with @error when @sdp is not an SDP with media. webrtcbin's own
+ * verdict comes later: an answer it refuses (no or a wrong fingerprint,
+ * a missing mid...) is the failed callback's, "The service's answer was
+ * refused by webrtcbin: <its reason>" */
 G_GNUC_INTERNAL
 gboolean gst_session_stage_set_answer (GstSessionStage * stage,
     const gchar * sdp, GError ** error);

@@ -12,7 +12,10 @@
  *   latest prompt, under the next version.
  * - A prompt is sent at once when the session is configured, else it waits
  *   for `configured` (the service answers `not_configured` otherwise); a
- *   prompt given before any session becomes the prompt of `configure`.
+ *   prompt given before any session becomes the prompt of `configure`. At
+ *   most %GST_SESSION_DIRECTOR_CONTROLLER_MAX_WAITING wait: one more is
+ *   refused with an error (a service that never acknowledges cannot make
+ *   the queue grow without bound).
  * - Versions: the next one is the last one sent plus one, also across
  *   renewed sessions; an explicit version is sent as given (the service
  *   refuses one that is not above the last it accepted, and that refusal
@@ -47,9 +50,12 @@ struct _GstSessionDirectorController
   gboolean open;
   gboolean configured;
   gboolean configure_failed;    /* refused: the next prompt configures */
-  GQueue waiting;               /* Waiting*: prompts sent once configured */
+  GQueue waiting;               /* Waiting*: prompts sent once configured,
+                                 * at most
+                                 * GST_SESSION_DIRECTOR_CONTROLLER_MAX_WAITING */
   GQueue deferred;              /* control_ping_mark or a stop, asked for before
-                                 * a channel was open: sent once configured */
+                                 * a channel was open: sent once configured;
+                                 * at most CONTROL_DEFERRED_MAX */
   ControlProbes probes;         /* the element's own pings */
 
   GstStructure *session_info;
@@ -223,7 +229,10 @@ send_json (GstSessionDirectorController * ctrl, gchar * json)
  * @version: the version to send, or 0 for the last one sent plus one
  * @error: return location for a #GError
  *
- * Returns: %FALSE (nothing sent) when @prompt or @version breaks a rule.
+ * Returns: %FALSE (nothing sent, nothing changes) when @prompt or
+ * @version breaks a rule, or when the session is not configured yet and
+ * %GST_SESSION_DIRECTOR_CONTROLLER_MAX_WAITING prompts already wait for
+ * it.
  */
 gboolean
 gst_session_director_controller_set_prompt (GstSessionDirectorController *
@@ -243,6 +252,18 @@ gst_session_director_controller_set_prompt (GstSessionDirectorController *
   json = gst_session_director_build_prompt (version, prompt, error);
   if (json == NULL)
     return FALSE;
+  /* it would wait for configured: only while there is room */
+  if (ctrl->open && !ctrl->configured && !ctrl->configure_failed &&
+      g_queue_get_length (&ctrl->waiting) >=
+      GST_SESSION_DIRECTOR_CONTROLLER_MAX_WAITING) {
+    g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_ARGUMENT,
+        "prompt: %u prompts already wait for the service to acknowledge "
+        "configure (configured), at most %u allowed: refused",
+        g_queue_get_length (&ctrl->waiting),
+        GST_SESSION_DIRECTOR_CONTROLLER_MAX_WAITING);
+    g_free (json);
+    return FALSE;
+  }
 
   g_free (ctrl->prompt);
   ctrl->prompt = g_strdup (prompt);

@@ -26,6 +26,22 @@ G_BEGIN_DECLS
  */
 typedef struct _GstSessionDirectorController GstSessionDirectorController;
 
+/**
+ * GST_SESSION_DIRECTOR_CONTROLLER_MAX_WAITING:
+ *
+ * How many prompts may wait for the session's `configured` (each is sent,
+ * in order, when it comes). One more is refused
+ * (%GST_SESSION_ERROR_INVALID_ARGUMENT, nothing sent, no version taken,
+ * the latest prompt left as it was). A service that never acknowledges
+ * `configure` cannot make the element's memory grow without bound: at
+ * most 64 prompts of at most 50000 characters each (3 MiB of ASCII
+ * text). The service
+ * acknowledges `configure` within its configuration timeout, so only an
+ * application sending prompts many times a second, or a stuck service,
+ * meets the bound.
+ */
+#define GST_SESSION_DIRECTOR_CONTROLLER_MAX_WAITING 64
+
 GST_SESSION_API
 GstSessionDirectorController * gst_session_director_controller_new (void);
 

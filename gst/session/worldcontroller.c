@@ -17,6 +17,9 @@
  * - `prompt` and `reset` are serial: one is in flight until its
  *   `prompt_applied` or `reset_applied` (or an `error`) arrives. A prompt
  *   queued behind another queued prompt replaces it: the latest text wins.
+ *   At most %GST_SESSION_WORLD_CONTROLLER_MAX_QUEUED wait: one more is
+ *   refused with an error (a service that never acknowledges cannot make
+ *   the queue grow without bound).
  * - `commands` is sent on every change of the held set or of the one-shot
  *   set, with `active` always and `activated` when not empty; one-shots
  *   accumulate while nothing may be sent.
@@ -62,8 +65,11 @@ struct _GstSessionWorldController
   gboolean configure_sent;
   gboolean configured;
   RequestKind in_flight;
-  GQueue serial;                /* Request*, prompt and reset */
-  GQueue deferred;              /* gchar* JSON, sent once ready */
+  GQueue serial;                /* Request*, prompt and reset: at most
+                                 * GST_SESSION_WORLD_CONTROLLER_MAX_QUEUED */
+  GQueue deferred;              /* gchar* JSON, sent once ready: at most
+                                 * CONTROL_DEFERRED_MAX while not ready (it
+                                 * is emptied at once when ready) */
 
   /* commands */
   guint held;
@@ -202,6 +208,23 @@ pump (GstSessionWorldController * ctrl)
   }
 }
 
+/* Whether a @what ("prompt" or "reset") may join the serial queue: FALSE
+ * with @error set when GST_SESSION_WORLD_CONTROLLER_MAX_QUEUED wait. */
+static gboolean
+serial_has_room (GstSessionWorldController * ctrl, const gchar * what,
+    GError ** error)
+{
+  if (g_queue_get_length (&ctrl->serial) <
+      GST_SESSION_WORLD_CONTROLLER_MAX_QUEUED)
+    return TRUE;
+  g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_ARGUMENT,
+      "%s: %u prompts and resets already wait for the service to "
+      "acknowledge the one before them, at most %u allowed: refused",
+      what, g_queue_get_length (&ctrl->serial),
+      GST_SESSION_WORLD_CONTROLLER_MAX_QUEUED);
+  return FALSE;
+}
+
 static void
 set_string (gchar ** field, const gchar * value)
 {
@@ -295,10 +318,12 @@ gst_session_world_controller_channel_closed (GstSessionWorldController * ctrl)
  *
  * Changes the description: sent as `prompt` when the session is ready and
  * no other prompt or reset awaits its acknowledgement; kept in the setup
- * for the next session.
+ * for the next session. It replaces a prompt that waits last in the queue.
  *
- * Returns: %TRUE when accepted, %FALSE (nothing sent) when @prompt breaks
- * a rule.
+ * Returns: %TRUE when accepted, %FALSE (nothing sent, nothing changes)
+ * when @prompt breaks a rule or when
+ * %GST_SESSION_WORLD_CONTROLLER_MAX_QUEUED requests wait, the last a
+ * reset.
  */
 gboolean
 gst_session_world_controller_set_prompt (GstSessionWorldController * ctrl,
@@ -309,12 +334,17 @@ gst_session_world_controller_set_prompt (GstSessionWorldController * ctrl,
 
   if (json == NULL)
     return FALSE;
+  last = ctrl->open ? g_queue_peek_tail (&ctrl->serial) : NULL;
+  if (ctrl->open && !(last && last->kind == REQUEST_PROMPT) &&
+      !serial_has_room (ctrl, "prompt", error)) {
+    g_free (json);
+    return FALSE;
+  }
   set_string (&ctrl->prompt, prompt);
   if (!ctrl->open) {
     g_free (json);
     return TRUE;
   }
-  last = g_queue_peek_tail (&ctrl->serial);
   if (last && last->kind == REQUEST_PROMPT) {
     GST_DEBUG ("world: prompt replaces a queued prompt");
     g_free (last->json);
@@ -343,8 +373,9 @@ gst_session_world_controller_set_prompt (GstSessionWorldController * ctrl,
  * Restarts with another world: sent as `reset` in turn with prompts; also
  * becomes the setup of later sessions.
  *
- * Returns: %TRUE when accepted, %FALSE (nothing sent) when a value breaks a
- * rule.
+ * Returns: %TRUE when accepted, %FALSE (nothing sent, nothing changes)
+ * when a value breaks a rule or when
+ * %GST_SESSION_WORLD_CONTROLLER_MAX_QUEUED requests wait.
  */
 gboolean
 gst_session_world_controller_reset (GstSessionWorldController * ctrl,
@@ -357,6 +388,10 @@ gst_session_world_controller_reset (GstSessionWorldController * ctrl,
 
   if (json == NULL)
     return FALSE;
+  if (ctrl->open && !serial_has_room (ctrl, "reset", error)) {
+    g_free (json);
+    return FALSE;
+  }
   set_string (&ctrl->preset, preset);
   set_string (&ctrl->image_url, image_url);
   set_string (&ctrl->prompt, prompt);

@@ -28,6 +28,23 @@ G_BEGIN_DECLS
  */
 typedef struct _GstSessionWorldController GstSessionWorldController;
 
+/**
+ * GST_SESSION_WORLD_CONTROLLER_MAX_QUEUED:
+ *
+ * How many prompts and resets may wait for their turn: behind the one
+ * awaiting its `prompt_applied` or `reset_applied`, or behind `configure`
+ * until `configured`. While that many wait, a reset is refused
+ * (%GST_SESSION_ERROR_INVALID_ARGUMENT, nothing sent, the setup left as it
+ * was), and so is a prompt unless the last one waiting is a prompt, which
+ * it replaces as always. A service that never acknowledges cannot make
+ * the element's memory grow without bound: 64 requests of a few KiB each
+ * at most (a 2000-character prompt, a 4096-character image URL). Coalescing keeps a
+ * steering application far below it: only resets and prompts alternating
+ * queue up, and 64 of them is a minute of one every second while nothing
+ * is acknowledged.
+ */
+#define GST_SESSION_WORLD_CONTROLLER_MAX_QUEUED 64
+
 GST_SESSION_API
 GstSessionWorldController * gst_session_world_controller_new (void);
 

@@ -308,6 +308,75 @@ GST_START_TEST (test_world_service_messages)
 
 GST_END_TEST;
 
+/* The `type` of a world/unknown element message */
+static const gchar *
+unknown_type (GstMessage * msg)
+{
+  return gst_structure_get_string (gst_message_get_structure (msg), "type");
+}
+
+/* Messages are text (docs/protocol.md): a binary data-channel message is
+ * read as text. One that is valid text is read as a text message is; one
+ * that is not (a NUL byte in it, here after a whole JSON object) is
+ * refused whole with a warning, and never read as the JSON before its
+ * NUL; the session goes on. */
+GST_START_TEST (test_world_binary_messages)
+{
+  static const gchar nul[] = "{\"type\":\"weather\",\"rain\":1}\0garbage";
+  static const gchar text[] = "{\"type\":\"breeze\"}";
+  Fixture *fx = session_new ("worldsrc", "prompt", "a quiet harbour", NULL);
+  gint64 deadline;
+  gboolean tide = FALSE, warned = FALSE;
+  GstMessage *msg;
+
+  configured (fx);
+  gst_message_unref (expect_posted (fx, "world/configured"));
+
+  /* binary, and valid text: read as the text it is */
+  test_peer_send_data (fx->peer, (const guint8 *) text, sizeof (text) - 1);
+  msg = expect_posted (fx, "world/unknown");
+  fail_unless_equals_string (unknown_type (msg), "breeze");
+  gst_message_unref (msg);
+
+  /* binary with a NUL: refused whole, with a warning; the next message
+   * is read as usual */
+  test_peer_send_data (fx->peer, (const guint8 *) nul, sizeof (nul) - 1);
+  test_peer_send (fx->peer, "{\"type\":\"tide\"}");
+  deadline = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
+  while (!(tide && warned) && g_get_monotonic_time () < deadline) {
+    msg = gst_bus_timed_pop (fx->bus,
+        (deadline - g_get_monotonic_time ()) * GST_USECOND);
+    if (msg == NULL)
+      break;
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT &&
+        gst_message_has_name (msg, "world/unknown")) {
+      fail_if (g_strcmp0 (unknown_type (msg), "weather") == 0,
+          "the binary message was read as the JSON before its NUL byte");
+      fail_unless_equals_string (unknown_type (msg), "tide");
+      tide = TRUE;
+    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
+      GError *err = NULL;
+
+      gst_message_parse_warning (msg, &err, NULL);
+      if (strstr (err->message, "binary message") != NULL) {
+        assert_contains (err->message, "invalid message from the service, "
+            "skipped");
+        assert_contains (err->message, "35 bytes");
+        warned = TRUE;
+      }
+      g_error_free (err);
+    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      fail ("an error for a binary message");
+    }
+    gst_message_unref (msg);
+  }
+  fail_unless (tide, "no world/unknown for the text after the binary message");
+  fail_unless (warned, "no warning for the binary message with a NUL byte");
+  fixture_free (fx);
+}
+
+GST_END_TEST;
+
 /* EOS sent to the element: stop goes out; the service's stream_exhausted
  * ends the stream (EOS on the pad) at once. */
 GST_START_TEST (test_eos_sends_stop_then_ends)
@@ -443,6 +512,82 @@ GST_START_TEST (test_control_script_actions_in_order)
 
 GST_END_TEST;
 
+/* A service's answer with media but no DTLS fingerprint: webrtcbin
+ * refuses it (it could not authenticate the service) */
+#define NO_FINGERPRINT_ANSWER "v=0\r\n" \
+    "o=- 1 1 IN IP4 127.0.0.1\r\n" \
+    "s=-\r\n" \
+    "t=0 0\r\n" \
+    "a=group:BUNDLE video0 application1\r\n" \
+    "m=video 9 UDP/TLS/RTP/SAVPF 96\r\n" \
+    "c=IN IP4 127.0.0.1\r\n" \
+    "a=mid:video0\r\n" \
+    "a=sendonly\r\n" \
+    "a=rtcp-mux\r\n" \
+    "a=rtpmap:96 VP8/90000\r\n" \
+    "a=ice-ufrag:abcd\r\n" \
+    "a=ice-pwd:abcdefghijklmnopqrstuvwx\r\n" \
+    "a=setup:passive\r\n" \
+    "a=candidate:1 1 UDP 2015363327 127.0.0.1 9 typ host\r\n" \
+    "m=application 9 UDP/DTLS/SCTP webrtc-datachannel\r\n" \
+    "c=IN IP4 127.0.0.1\r\n" \
+    "a=mid:application1\r\n" \
+    "a=sctp-port:5000\r\n" \
+    "a=ice-ufrag:abcd\r\n" \
+    "a=ice-pwd:abcdefghijklmnopqrstuvwx\r\n" \
+    "a=setup:passive\r\n"
+
+/* An answer webrtcbin refuses ends its attempt at once, with webrtcbin's
+ * reason: a retry with a warning, then (max-retries spent) an ERROR, each
+ * well before start-timeout (20 s here) */
+GST_START_TEST (test_refused_answer_fails_at_once)
+{
+  Fixture *fx = fixture_new ("worldsrc", "video");
+  GstMessage *msg;
+  GError *err = NULL;
+  gint64 t0;
+
+  g_object_set (fx->h->element, "max-retries", 1, "start-timeout", 20000,
+      "url", "http://127.0.0.1:9", NULL);
+  script_signaller_push_answer (fx->sig, NO_FINGERPRINT_ANSWER);
+  script_signaller_push_answer (fx->sig, NO_FINGERPRINT_ANSWER);
+  t0 = g_get_monotonic_time ();
+  gst_harness_play (fx->h);
+
+  msg = gst_bus_timed_pop_filtered (fx->bus, 5 * GST_SECOND,
+      GST_MESSAGE_WARNING | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "nothing within 5 s of an answer webrtcbin "
+      "refuses (start-timeout is 20 s)");
+  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_WARNING);
+  fail_unless (g_get_monotonic_time () - t0 < 2 * G_USEC_PER_SEC,
+      "the refused answer took %" G_GINT64_FORMAT " ms",
+      (g_get_monotonic_time () - t0) / 1000);
+  gst_message_parse_warning (msg, &err, NULL);
+  assert_contains (err->message, "retrying");
+  assert_contains (err->message, "The service's answer was refused by "
+      "webrtcbin: ");
+  assert_contains (err->message, "fingerprint");
+  g_clear_error (&err);
+  gst_message_unref (msg);
+
+  /* the retry is refused the same way: the attempts are spent */
+  t0 = g_get_monotonic_time ();
+  msg = gst_bus_timed_pop_filtered (fx->bus, 5 * GST_SECOND, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error within 5 s of the second refused "
+      "answer");
+  fail_unless (g_get_monotonic_time () - t0 < 3 * G_USEC_PER_SEC);
+  gst_message_parse_error (msg, &err, NULL);
+  assert_contains (err->message, "The service's answer was refused by "
+      "webrtcbin: ");
+  assert_contains (err->message, "fingerprint");
+  g_clear_error (&err);
+  gst_message_unref (msg);
+  fail_unless_equals_int (script_signaller_starts (fx->sig), 2);
+  fixture_free (fx);
+}
+
+GST_END_TEST;
+
 static Suite *
 controls_suite (void)
 {
@@ -454,9 +599,11 @@ controls_suite (void)
   tcase_add_test (tc, test_world_prompts_one_at_a_time);
   tcase_add_test (tc, test_world_commands_and_ping);
   tcase_add_test (tc, test_world_service_messages);
+  tcase_add_test (tc, test_world_binary_messages);
   tcase_add_test (tc, test_eos_sends_stop_then_ends);
   tcase_add_test (tc, test_director_prompt_versions);
   tcase_add_test (tc, test_control_script_actions_in_order);
+  tcase_add_test (tc, test_refused_answer_fails_at_once);
   return s;
 }
 

@@ -15,7 +15,7 @@ typedef struct
   gchar *error_type;            /* X-Svc-Error-Type, or NULL */
   gchar *body;
   TestPeer *peer;               /* answers: not owned */
-  gchar *answer;                /* the peer's answer SDP */
+  gchar *answer;                /* the peer's answer SDP, or a scripted one */
 } Reply;
 
 struct _ScriptSignaller
@@ -237,6 +237,15 @@ script_signaller_push_peer (ScriptSignaller * self, TestPeer * peer)
   Reply *r = g_new0 (Reply, 1);
 
   r->peer = peer;
+  push_reply (self, r);
+}
+
+void
+script_signaller_push_answer (ScriptSignaller * self, const gchar * sdp)
+{
+  Reply *r = g_new0 (Reply, 1);
+
+  r->answer = g_strdup (sdp);
   push_reply (self, r);
 }
 

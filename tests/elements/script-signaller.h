@@ -30,6 +30,10 @@ struct _TestPeer;
 void script_signaller_push_peer (ScriptSignaller * self,
     struct _TestPeer * peer);
 
+/* the next start is answered with @sdp as the service's answer, whatever
+ * the offer (an answer webrtcbin refuses, say) */
+void script_signaller_push_answer (ScriptSignaller * self, const gchar * sdp);
+
 /* the next start is never answered */
 void script_signaller_push_silence (ScriptSignaller * self);
 

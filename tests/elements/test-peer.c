@@ -313,6 +313,21 @@ test_peer_send (TestPeer * peer, const gchar * json)
   g_object_unref (channel);
 }
 
+void
+test_peer_send_data (TestPeer * peer, const guint8 * data, gsize size)
+{
+  GstWebRTCDataChannel *channel;
+  GBytes *bytes = g_bytes_new (data, size);
+
+  g_mutex_lock (&peer->lock);
+  channel = peer->channel ? g_object_ref (peer->channel) : NULL;
+  g_mutex_unlock (&peer->lock);
+  fail_unless (channel != NULL, "no control channel to send on");
+  fail_unless (gst_webrtc_data_channel_send_data_full (channel, bytes, NULL));
+  g_object_unref (channel);
+  g_bytes_unref (bytes);
+}
+
 guint
 test_peer_received (TestPeer * peer)
 {

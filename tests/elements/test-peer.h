@@ -40,6 +40,11 @@ gchar *test_peer_next_of_type (TestPeer * peer, const gchar * type,
 /* sends @json to the element on the channel */
 void test_peer_send (TestPeer * peer, const gchar * json);
 
+/* sends the @size bytes of @data to the element on the channel as one
+ * binary message (as a service that sends its JSON as binary would, or a
+ * hostile one) */
+void test_peer_send_data (TestPeer * peer, const guint8 * data, gsize size);
+
 /* how many messages the element sent so far */
 guint test_peer_received (TestPeer * peer);
 

@@ -438,6 +438,72 @@ GST_START_TEST (test_refused_configure)
 
 GST_END_TEST;
 
+/* a service that never acknowledges configure: prompts wait, at most
+ * GST_SESSION_DIRECTOR_CONTROLLER_MAX_WAITING; one more is refused with an
+ * error naming the bound (nothing sent, no version taken, the latest
+ * prompt unchanged), and once configured comes what waited goes, in
+ * order */
+GST_START_TEST (test_waiting_prompts_bounded)
+{
+  GstSessionDirectorController *ctrl = gst_session_director_controller_new ();
+  const guint max = GST_SESSION_DIRECTOR_CONTROLLER_MAX_WAITING;
+  GError *err = NULL;
+  GString *expected = g_string_new (NULL);
+  gchar *text, *out;
+  guint i;
+
+  fail_unless (gst_session_director_controller_set_prompt (ctrl, "dawn", 0,
+          NULL));
+  gst_session_director_controller_channel_open (ctrl);
+  assert_sent (ctrl, "{\"type\":\"configure\",\"prompt_version\":1,"
+      "\"prompt\":\"dawn\"}");
+  for (i = 0; i < max; i++) {
+    text = g_strdup_printf ("prompt %u", i);
+    fail_unless (gst_session_director_controller_set_prompt (ctrl, text, 0,
+            &err), "prompt %u refused: %s", i, err ? err->message : "");
+    if (expected->len)
+      g_string_append_c (expected, '\n');
+    g_string_append_printf (expected, "{\"type\":\"prompt\","
+        "\"prompt_version\":%u,\"prompt\":\"%s\"}", i + 2, text);
+    g_free (text);
+  }
+  assert_sent (ctrl, "");
+
+  /* full: refused, and nothing changes */
+  fail_if (gst_session_director_controller_set_prompt (ctrl, "refused", 0,
+          &err), "a prompt past the bound of %u was queued", max);
+  fail_unless (err != NULL);
+  fail_unless (err->domain == GST_SESSION_ERROR);
+  fail_unless_equals_int (err->code, GST_SESSION_ERROR_INVALID_ARGUMENT);
+  fail_unless (g_str_has_prefix (err->message, "prompt: "), "%s", err->message);
+  fail_unless (strstr (err->message, "64") != NULL, "%s", err->message);
+  g_clear_error (&err);
+  fail_if (gst_session_director_controller_set_prompt (ctrl, "again", 200,
+          &err));
+  g_clear_error (&err);
+  fail_unless_equals_string (gst_session_director_controller_get_prompt
+      (ctrl), "prompt 63");
+  assert_sent (ctrl, "");
+
+  /* configured: all that waited goes, in order */
+  receive (ctrl, "{\"type\":\"configured\",\"prompt_version\":1,"
+      "\"enable_safety_checker\":true}");
+  assert_sent (ctrl, expected->str);
+  fail_unless_equals_int64
+      (gst_session_director_controller_get_last_sent_version (ctrl), max + 1);
+  /* the refused prompts took no version */
+  fail_unless (gst_session_director_controller_set_prompt (ctrl, "dusk", 0,
+          NULL));
+  out = g_strdup_printf ("{\"type\":\"prompt\",\"prompt_version\":%u,"
+      "\"prompt\":\"dusk\"}", max + 2);
+  assert_sent (ctrl, out);
+  g_free (out);
+  g_string_free (expected, TRUE);
+  gst_session_director_controller_free (ctrl);
+}
+
+GST_END_TEST;
+
 static Suite *
 directorcontroller_suite (void)
 {
@@ -453,6 +519,7 @@ directorcontroller_suite (void)
   tcase_add_test (tc, test_element_events);
   tcase_add_test (tc, test_early_ping_waits_for_the_session);
   tcase_add_test (tc, test_probe_round_trip);
+  tcase_add_test (tc, test_waiting_prompts_bounded);
   return s;
 }
 

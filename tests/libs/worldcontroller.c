@@ -532,6 +532,91 @@ GST_START_TEST (test_failed_configure_unblocks)
 
 GST_END_TEST;
 
+/* a service that never acknowledges: prompts and resets wait, at most
+ * GST_SESSION_WORLD_CONTROLLER_MAX_QUEUED; one more reset is refused with
+ * an error naming the bound (nothing sent, the setup unchanged), a prompt
+ * behind a waiting prompt still replaces it, and once the acks come what
+ * waited goes, in order, one at a time */
+GST_START_TEST (test_serial_queue_bounded)
+{
+  GstSessionWorldController *ctrl = gst_session_world_controller_new ();
+  const guint max = GST_SESSION_WORLD_CONTROLLER_MAX_QUEUED;
+  GError *err = NULL;
+  gchar *text, *url;
+  guint i;
+
+  gst_session_world_controller_channel_open (ctrl);
+  fail_unless (gst_session_world_controller_set_prompt (ctrl, "first", NULL));
+  assert_sent (ctrl, "{\"type\":\"prompt\",\"prompt\":\"first\"}");
+  /* resets and prompts in turn: nothing coalesces */
+  for (i = 0; i < max; i++) {
+    if (i % 2 == 0) {
+      url = g_strdup_printf ("https://example.com/%u.png", i);
+      fail_unless (gst_session_world_controller_reset (ctrl, NULL, url, NULL,
+              &err), "reset %u refused: %s", i, err ? err->message : "");
+      g_free (url);
+    } else {
+      text = g_strdup_printf ("prompt %u", i);
+      fail_unless (gst_session_world_controller_set_prompt (ctrl, text,
+              &err), "prompt %u refused: %s", i, err ? err->message : "");
+      g_free (text);
+    }
+  }
+  assert_sent (ctrl, "");
+  fail_unless_equals_int (gst_session_world_controller_get_pending (ctrl),
+      max + 1);
+
+  /* full: a reset is refused, and changes nothing */
+  fail_if (gst_session_world_controller_reset (ctrl, "desert-valley", NULL,
+          "refused", &err), "a reset past the bound of %u was queued", max);
+  fail_unless (err != NULL);
+  fail_unless (err->domain == GST_SESSION_ERROR);
+  fail_unless_equals_int (err->code, GST_SESSION_ERROR_INVALID_ARGUMENT);
+  fail_unless (g_str_has_prefix (err->message, "reset: "), "%s", err->message);
+  fail_unless (strstr (err->message, "64") != NULL, "%s", err->message);
+  g_clear_error (&err);
+  fail_unless (gst_session_world_controller_get_preset (ctrl) == NULL);
+  fail_unless_equals_string (gst_session_world_controller_get_prompt (ctrl),
+      "prompt 63");
+  /* a prompt behind the waiting prompt replaces it: accepted */
+  fail_unless (gst_session_world_controller_set_prompt (ctrl, "latest",
+          &err), "%s", err ? err->message : "");
+  assert_sent (ctrl, "");
+  fail_unless_equals_int (gst_session_world_controller_get_pending (ctrl),
+      max + 1);
+
+  /* the acks come: each waiting request goes in turn, in order */
+  for (i = 0; i < max; i++) {
+    Drained d;
+    gchar *expected;
+
+    receive (ctrl, i % 2 == 0 ? "{\"type\":\"prompt_applied\"}" :
+        "{\"type\":\"reset_applied\"}");
+    if (i % 2 == 0)
+      expected = g_strdup_printf ("{\"type\":\"reset\",\"image_url\":"
+          "\"https://example.com/%u.png\"}", i);
+    else if (i == max - 1)
+      expected = g_strdup ("{\"type\":\"prompt\",\"prompt\":\"latest\"}");
+    else
+      expected = g_strdup_printf ("{\"type\":\"prompt\",\"prompt\":"
+          "\"prompt %u\"}", i);
+    d = drain (ctrl);
+    fail_unless_equals_string (d.sent->str, expected);
+    g_free (expected);
+    drained_clear (&d);
+  }
+  receive (ctrl, "{\"type\":\"prompt_applied\"}");
+  assert_sent (ctrl, "");
+  fail_unless_equals_int (gst_session_world_controller_get_pending (ctrl), 0);
+  /* room again */
+  fail_unless (gst_session_world_controller_reset (ctrl, "desert-valley",
+          NULL, NULL, NULL));
+  assert_sent (ctrl, "{\"type\":\"reset\",\"preset\":\"desert-valley\"}");
+  gst_session_world_controller_free (ctrl);
+}
+
+GST_END_TEST;
+
 static Suite *
 worldcontroller_suite (void)
 {
@@ -549,6 +634,7 @@ worldcontroller_suite (void)
   tcase_add_test (tc, test_failed_configure_unblocks);
   tcase_add_test (tc, test_early_ping_waits_for_the_session);
   tcase_add_test (tc, test_probe_round_trip);
+  tcase_add_test (tc, test_serial_queue_bounded);
   return s;
 }
 

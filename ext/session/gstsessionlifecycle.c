@@ -234,8 +234,9 @@ gst_session_lifecycle_renewal (GstSessionLifecycle * lc,
   lc->attempt++;
   lc->policy.max_attempts = ended->max_retries + 1;
   g_free (lc->last_start_error);
-  lc->last_start_error = g_strdup_printf ("the session ended (%s) after %.1f s "
-      "of video, less than renew-min-media's %.1f s", ended->why,
+  lc->last_start_error = g_strdup_printf ("session %s (%s) after %.1f s of "
+      "video, less than renew-min-media's %.1f s", ended->lost ? "lost" :
+      "ended", ended->why,
       ended->media / (gdouble) GST_SECOND,
       ended->min_media / (gdouble) GST_SECOND);
   if (lc->last_start_details)
@@ -244,7 +245,7 @@ gst_session_lifecycle_renewal (GstSessionLifecycle * lc,
   if (lc->attempt < lc->policy.max_attempts) {
     *delay = MIN (gst_session_retry_policy_backoff (&lc->policy, lc->attempt),
         ended->max_wait);
-    text = g_strdup_printf ("Session ended early (%s): a failed start, "
+    text = g_strdup_printf ("Short session, a failed start (%s): "
         "retrying in %" G_GUINT64_FORMAT " ms (attempt %u of %u)",
         lc->last_start_error, *delay / GST_MSECOND, lc->attempt + 1,
         lc->policy.max_attempts);
@@ -303,17 +304,19 @@ gst_session_lifecycle_ending (GstSessionLifecycle * lc, gboolean delivered)
 }
 
 /* The watchdog's verdict at @now (monotonic µs): a session whose control
- * channel is not open after @start_timeout_ms failed to start; an open one
- * with no media for @media_timeout_ms is silent (0: never). Silence counts
- * from the last input, the channel's opening and the end of an announced
- * late chunk; the session's first media gets at least
- * @first_media_timeout_ms after the channel opened (under full CPU load
- * the first frame came 1-2 s after it, and a short media-timeout, meant
- * for a peer gone silent, ended sessions that had not begun). */
+ * channel is not open after @start_timeout_ms failed to start; one whose
+ * output did not open (the director's `configured`) within
+ * @configured_timeout_ms of the channel is NOT_CONFIGURED; an open one
+ * with no frame reaching the output for @media_timeout_ms is silent (0:
+ * never). Silence counts from the last frame, the output's opening and
+ * the end of an announced late chunk; the session's first frame gets at
+ * least @first_media_timeout_ms after the output opened (under full CPU
+ * load the first frame came 1-2 s after it, and a short media-timeout,
+ * meant for a peer gone silent, ended sessions that had not begun). */
 GstSessionWatch
 gst_session_lifecycle_watch (const GstSessionWatchTimes * t,
     guint start_timeout_ms, guint media_timeout_ms,
-    guint first_media_timeout_ms, gint64 now)
+    guint first_media_timeout_ms, guint configured_timeout_ms, gint64 now)
 {
   gint64 last;
 
@@ -323,11 +326,15 @@ gst_session_lifecycle_watch (const GstSessionWatchTimes * t,
       return GST_SESSION_WATCH_START_TIMEOUT;
     return GST_SESSION_WATCH_OK;
   }
+  if (t->gate_at == 0)
+    return configured_timeout_ms &&
+        now - t->opened_at > (gint64) configured_timeout_ms *1000 ?
+        GST_SESSION_WATCH_NOT_CONFIGURED : GST_SESSION_WATCH_OK;
   if (media_timeout_ms == 0)
     return GST_SESSION_WATCH_OK;
-  if (t->last_input <= t->opened_at)
+  if (t->last_input <= t->gate_at)
     media_timeout_ms = MAX (media_timeout_ms, first_media_timeout_ms);
-  last = MAX (t->last_input, t->opened_at);
+  last = MAX (t->last_input, t->gate_at);
   last = MAX (last, t->grace_until);
   return now - last > (gint64) media_timeout_ms *1000 ?
       GST_SESSION_WATCH_SILENT : GST_SESSION_WATCH_OK;

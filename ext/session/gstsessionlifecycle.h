@@ -25,7 +25,8 @@ typedef enum
 {
   GST_SESSION_WATCH_OK,
   GST_SESSION_WATCH_START_TIMEOUT,      /* no control channel in time */
-  GST_SESSION_WATCH_SILENT,     /* no media for media-timeout */
+  GST_SESSION_WATCH_SILENT,     /* no frame output for media-timeout */
+  GST_SESSION_WATCH_NOT_CONFIGURED,     /* the output never opened */
 } GstSessionWatch;
 
 /* The times a session is watched by, monotonic µs (0: not yet) */
@@ -33,7 +34,8 @@ typedef struct
 {
   gint64 started_at;            /* the start attempt */
   gint64 opened_at;             /* the control channel opened */
-  gint64 last_input;            /* the last media input of any output */
+  gint64 gate_at;               /* the output opened to its media */
+  gint64 last_input;            /* the last frame that reached the output */
   gint64 grace_until;           /* the end of an announced late chunk */
 } GstSessionWatchTimes;
 
@@ -100,7 +102,7 @@ GstMessage *gst_session_lifecycle_ending (GstSessionLifecycle * lc,
 G_GNUC_INTERNAL
 GstSessionWatch gst_session_lifecycle_watch (const GstSessionWatchTimes * t,
     guint start_timeout_ms, guint media_timeout_ms,
-    guint first_media_timeout_ms, gint64 now);
+    guint first_media_timeout_ms, guint configured_timeout_ms, gint64 now);
 
 G_END_DECLS
 

@@ -53,13 +53,23 @@ struct _GstSessionOutput
   GstBuffer *last;              /* video: last frame, for repeats */
   gboolean filled_last;         /* video: the last slot was the filler's */
   gint64 last_input;            /* monotonic µs of the last input */
+  gint64 last_arrival;          /* and of the last one kept out (touch) */
+  gpointer queue_out;           /* atomic: pts + 1 of the last buffer that
+                                 * left the appsrc (0: none yet) */
   GstClockTime recovery;        /* placement delay for retransmissions */
   gint width, height;           /* raw video output size; 0: not chosen */
-  gint caps_width;              /* the width the output caps say */
+  gint caps_width, caps_height; /* the size the output caps say */
+  /* scale_lock: the scaler, used without the output lock (before it,
+   * never inside it) */
+  GMutex scale_lock;
   GstVideoConverter *scaler;    /* for frames of another size */
   GstVideoInfo scale_in, scale_out;
   GstSessionOutputStats stats;
 };
+
+/* frames over this many times the output's area are dropped, not scaled:
+ * what a hostile sender can cost the scaler is bounded */
+#define SCALE_MAX_AREA_RATIO 4
 
 /* off loopback, the least an input may be overdue (see overdue_limit) */
 #define OVERDUE_FLOOR (30 * GST_MSECOND)

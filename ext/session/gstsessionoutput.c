@@ -64,6 +64,20 @@ GST_DEBUG_CATEGORY (session_output_debug);
 
 static gpointer filler_loop (gpointer data);
 
+/* a buffer leaves the appsrc: its queue ends there (the pts, +1 so that
+ * 0 stays "none yet") */
+static GstPadProbeReturn
+on_buffer_out (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  GstSessionOutput *out = data;
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+
+  if (GST_BUFFER_PTS_IS_VALID (buf))
+    g_atomic_pointer_set (&out->queue_out,
+        (gpointer) (guintptr) (GST_BUFFER_PTS (buf) + 1));
+  return GST_PAD_PROBE_OK;
+}
+
 GstSessionOutput *
 gst_session_output_new (GstBin * bin, const gchar * pad_name,
     GstPadTemplate * templ, GstSessionOutputKind kind,
@@ -80,6 +94,7 @@ gst_session_output_new (GstBin * bin, const gchar * pad_name,
   out->kind = kind;
   out->origin = origin;
   g_mutex_init (&out->lock);
+  g_mutex_init (&out->scale_lock);
   g_cond_init (&out->cond);
   out->fps_n = 0;
   out->fps_d = 1;
@@ -96,6 +111,8 @@ gst_session_output_new (GstBin * bin, const gchar * pad_name,
   gst_bin_add (bin, out->appsrc);
 
   target = gst_element_get_static_pad (out->appsrc, "src");
+  gst_pad_add_probe (target, GST_PAD_PROBE_TYPE_BUFFER, on_buffer_out, out,
+      NULL);
   out->ghost = gst_ghost_pad_new_from_template (pad_name, target, templ);
   gst_object_unref (target);
   gst_pad_set_active (out->ghost, TRUE);
@@ -112,6 +129,7 @@ gst_session_output_free (GstSessionOutput * out)
   gst_clear_caps (&out->caps);
   gst_clear_buffer (&out->last);
   g_clear_pointer (&out->scaler, gst_video_converter_free);
+  g_mutex_clear (&out->scale_lock);
   g_mutex_clear (&out->lock);
   g_cond_clear (&out->cond);
   g_free (out);
@@ -200,6 +218,10 @@ gst_session_output_start (GstSessionOutput * out, GstClock * clock,
   out->last_pts = GST_CLOCK_TIME_NONE;
   out->last_input = g_get_monotonic_time ();
   memset (&out->stats, 0, sizeof (out->stats));
+  g_atomic_pointer_set (&out->queue_out, NULL);
+  /* a run chooses its size anew, and sets its caps */
+  out->width = out->height = 0;
+  gst_clear_caps (&out->caps);
   gst_clear_buffer (&out->last);
   out->filled_last = FALSE;
   g_mutex_lock (&out->origin->lock);
@@ -262,11 +284,51 @@ next_time (GstSessionOutput * out)
       audio_time (out, out->next_offset) : out->next_pts;
 }
 
+/* How far behind its time downstream may fall, and how much the appsrc
+ * may hold, before the output drops: downstream that takes less than
+ * what comes (a stalled sink, a slow encoder) made the queue grow without
+ * bound (0.9-2.2 GB in 35 s behind 8192x8192 frames) */
+#define QUEUE_MAX_TIME (3 * GST_SECOND)
+#define QUEUE_MAX_BYTES (128 * 1024 * 1024)
+
+/* How far behind the clock downstream is: from the last buffer that left
+ * the appsrc (queue_out, its pad's probe) to now, while the appsrc holds
+ * more. A burst pushed ahead of its time (the filler after a wait, the
+ * fill at the end) is not behind. Called with the lock. */
+static GstClockTime
+queue_lag (GstSessionOutput * out)
+{
+  GstClockTime left = (GstClockTime) g_atomic_pointer_get (&out->queue_out);
+  GstClockTime now;
+
+  if (left == 0 || out->clock == NULL ||
+      gst_app_src_get_current_level_bytes (GST_APP_SRC (out->appsrc)) == 0)
+    return 0;
+  now = running_now (out);
+  return now > left - 1 ? now - (left - 1) : 0;
+}
+
 static void
 push_buffer (GstSessionOutput * out, GstBuffer * buf)
 {
+  GstAppSrc *appsrc = GST_APP_SRC (out->appsrc);
+  GstClockTime queued = queue_lag (out);
+
+  if (queued > QUEUE_MAX_TIME ||
+      gst_app_src_get_current_level_bytes (appsrc) > QUEUE_MAX_BYTES) {
+    if (out->stats.queue_dropped++ == 0)
+      GST_WARNING_OBJECT (out->appsrc, "downstream takes less than comes: "
+          "%" GST_TIME_FORMAT " behind, %" G_GUINT64_FORMAT " bytes queued: "
+          "dropping", GST_TIME_ARGS (queued),
+          gst_app_src_get_current_level_bytes (appsrc));
+    /* encoded video cannot go on from a dropped frame */
+    if (!out->raw && out->kind == GST_SESSION_OUTPUT_VIDEO)
+      out->need_keyframe = TRUE;
+    gst_buffer_unref (buf);
+    return;
+  }
   out->stats.out++;
-  gst_app_src_push_buffer (GST_APP_SRC (out->appsrc), buf);
+  gst_app_src_push_buffer (appsrc, buf);
 }
 
 /* One slot (video) or AUDIO_FILL_MS (audio, capped to @max) of filler. */
@@ -401,9 +463,10 @@ set_caps (GstSessionOutput * out, GstCaps * caps)
   GstCaps *outcaps;
 
   if (out->caps && gst_caps_is_equal (out->caps, caps) &&
-      out->caps_width == out->width)
+      out->caps_width == out->width && out->caps_height == out->height)
     return;
   out->caps_width = out->width;
+  out->caps_height = out->height;
   gst_caps_replace (&out->caps, caps);
   outcaps = gst_caps_copy (caps);
   s = gst_caps_get_structure (outcaps, 0);
@@ -585,69 +648,96 @@ choose_size (GstSessionOutput * out, GstCaps * caps)
   if (out->width > 0 || !gst_structure_has_name (s, "video/x-raw"))
     return;
   if (gst_structure_get_int (s, "width", &w) &&
-      gst_structure_get_int (s, "height", &h) && w > 0 && h > 0) {
+      gst_structure_get_int (s, "height", &h) && w > 0 && h > 0 &&
+      w <= GST_SESSION_OUTPUT_MAX_SIZE && h <= GST_SESSION_OUTPUT_MAX_SIZE) {
     out->width = w;
     out->height = h;
   }
 }
 
-void
+/* The raw video size of the run, when none is chosen yet; a later one
+ * (another session's, at another size) is scaled to it: caps that change
+ * mid-stream break a muxer. Returns whether the output has that size. */
+gboolean
 gst_session_output_set_video_size (GstSessionOutput * out, gint width,
     gint height)
 {
+  gboolean same;
+
   g_mutex_lock (&out->lock);
-  if (width > 0 && height > 0 && width <= 8192 && height <= 8192) {
+  if (out->width == 0 && width > 0 && height > 0 &&
+      width <= GST_SESSION_OUTPUT_MAX_SIZE &&
+      height <= GST_SESSION_OUTPUT_MAX_SIZE) {
     out->width = width;
     out->height = height;
   }
+  same = out->width == width && out->height == height;
   g_mutex_unlock (&out->lock);
+  return same;
 }
 
-/* @in scaled to the output size, or NULL when it has that size already
- * (or cannot be mapped). Called with the lock. */
+/* @in scaled to @width x @height, or NULL when it has that size already
+ * (or cannot be mapped, or is not raw video). Called without the output
+ * lock, so that the filler and the other stream go on meanwhile; the
+ * scaler is the video stream's own (scale_lock). A frame far larger than
+ * the output (a hostile sender: 8192x8192) is not scaled: *@refused. */
 static GstBuffer *
-scale_frame (GstSessionOutput * out, GstBuffer * in, GstCaps * caps)
+scale_frame (GstSessionOutput * out, GstBuffer * in, GstCaps * caps,
+    gint width, gint height, gboolean * refused)
 {
   GstVideoInfo info;
   GstVideoFrame src, dst;
-  GstBuffer *buf;
+  GstBuffer *buf = NULL;
 
-  if (out->width <= 0 || !gst_video_info_from_caps (&info, caps) ||
-      (GST_VIDEO_INFO_WIDTH (&info) == out->width &&
-          GST_VIDEO_INFO_HEIGHT (&info) == out->height))
+  *refused = FALSE;
+  if (width <= 0 || !gst_video_info_from_caps (&info, caps) ||
+      (GST_VIDEO_INFO_WIDTH (&info) == width &&
+          GST_VIDEO_INFO_HEIGHT (&info) == height))
     return NULL;
-  if (out->scaler == NULL || !gst_video_info_is_equal (&info, &out->scale_in)) {
+  if ((guint64) GST_VIDEO_INFO_WIDTH (&info) * GST_VIDEO_INFO_HEIGHT (&info) >
+      (guint64) SCALE_MAX_AREA_RATIO * width * height) {
+    *refused = TRUE;
+    return NULL;
+  }
+  g_mutex_lock (&out->scale_lock);
+  if (out->scaler == NULL || !gst_video_info_is_equal (&info, &out->scale_in)
+      || GST_VIDEO_INFO_WIDTH (&out->scale_out) != width
+      || GST_VIDEO_INFO_HEIGHT (&out->scale_out) != height) {
     g_clear_pointer (&out->scaler, gst_video_converter_free);
     out->scale_in = info;
     gst_video_info_set_format (&out->scale_out, GST_VIDEO_INFO_FORMAT (&info),
-        out->width, out->height);
+        width, height);
+    /* the converter scales, it does not change the rate */
+    GST_VIDEO_INFO_FPS_N (&out->scale_out) = GST_VIDEO_INFO_FPS_N (&info);
+    GST_VIDEO_INFO_FPS_D (&out->scale_out) = GST_VIDEO_INFO_FPS_D (&info);
     out->scaler = gst_video_converter_new (&out->scale_in, &out->scale_out,
         gst_structure_new ("scaler", GST_VIDEO_CONVERTER_OPT_RESAMPLER_METHOD,
             GST_TYPE_VIDEO_RESAMPLER_METHOD, GST_VIDEO_RESAMPLER_METHOD_LINEAR,
             GST_VIDEO_CONVERTER_OPT_THREADS, G_TYPE_UINT, 1, NULL));
     GST_INFO_OBJECT (out->appsrc, "scaling %dx%d frames to %dx%d",
-        GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info),
-        out->width, out->height);
+        GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info), width,
+        height);
   }
   if (out->scaler == NULL)
-    return NULL;
+    goto done;
   buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&out->scale_out),
       NULL);
   if (!gst_video_frame_map (&src, &out->scale_in, in, GST_MAP_READ)) {
-    gst_buffer_unref (buf);
-    return NULL;
+    gst_clear_buffer (&buf);
+    goto done;
   }
   if (!gst_video_frame_map (&dst, &out->scale_out, buf, GST_MAP_WRITE)) {
     gst_video_frame_unmap (&src);
-    gst_buffer_unref (buf);
-    return NULL;
+    gst_clear_buffer (&buf);
+    goto done;
   }
   gst_video_converter_frame (out->scaler, &src, &dst);
   gst_video_frame_unmap (&dst);
   gst_video_frame_unmap (&src);
   gst_buffer_copy_into (buf, in, GST_BUFFER_COPY_FLAGS |
-      GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
-  out->stats.scaled++;
+      GST_BUFFER_COPY_TIMESTAMPS | GST_BUFFER_COPY_META, 0, -1);
+done:
+  g_mutex_unlock (&out->scale_lock);
   return buf;
 }
 
@@ -665,17 +755,39 @@ gst_session_output_push (GstSessionOutput * out, GstSample * sample)
   GstSessionOutputResult result = GST_SESSION_OUTPUT_DROPPED;
   guint64 pushed;
 
+  GstBuffer *scaled = NULL;
+  gboolean refused = FALSE;
+  gint width, height;
+
   if (in == NULL || caps == NULL)
     return result;
+
+  if (out->kind == GST_SESSION_OUTPUT_VIDEO) {
+    g_mutex_lock (&out->lock);
+    choose_size (out, caps);
+    width = out->width;
+    height = out->height;
+    g_mutex_unlock (&out->lock);
+    scaled = scale_frame (out, in, caps, width, height, &refused);
+  }
 
   g_mutex_lock (&out->lock);
   if (!out->running || out->ended || out->clock == NULL)
     goto done;
   out->stats.in++;
   out->last_input = g_get_monotonic_time ();
-
-  if (out->kind == GST_SESSION_OUTPUT_VIDEO)
-    choose_size (out, caps);
+  if (refused) {
+    if (out->stats.refused++ == 0)
+      GST_WARNING_OBJECT (out->appsrc, "frames of %" GST_PTR_FORMAT " are "
+          "over %u times the output's %dx%d: dropped, not scaled", caps,
+          SCALE_MAX_AREA_RATIO, out->width, out->height);
+    out->stats.dropped++;
+    goto done;
+  }
+  if (scaled) {
+    out->stats.scaled++;
+    in = scaled;
+  }
   set_caps (out, caps);
   if (!out->raw && out->kind == GST_SESSION_OUTPUT_VIDEO) {
     if (out->need_keyframe &&
@@ -720,21 +832,16 @@ gst_session_output_push (GstSessionOutput * out, GstSample * sample)
     }
     start_timeline (out, mapped);
   }
-  if (out->kind == GST_SESSION_OUTPUT_VIDEO && out->raw) {
-    GstBuffer *scaled = scale_frame (out, in, caps);
-
-    push_video (out, scaled ? scaled : in, mapped);
-    gst_clear_buffer (&scaled);
-  } else if (out->kind == GST_SESSION_OUTPUT_VIDEO) {
+  if (out->kind == GST_SESSION_OUTPUT_VIDEO)
     push_video (out, in, mapped);
-  } else {
+  else
     push_audio (out, in, mapped);
-  }
   if (out->stats.out > pushed)
     result = GST_SESSION_OUTPUT_PLACED;
 
 done:
   g_mutex_unlock (&out->lock);
+  gst_clear_buffer (&scaled);
   return result;
 }
 
@@ -807,15 +914,18 @@ gst_session_output_fill_to (GstSessionOutput * out, GstClockTime end)
   g_mutex_unlock (&out->lock);
 }
 
-/* Input arrived but is not used (yet): it still shows the peer is alive. */
+/* Input arrived but is not used (yet): what is in flight still comes
+ * (the end's drain waits for it), but it does not reach the output: the
+ * media watchdog does not count it */
 void
 gst_session_output_touch (GstSessionOutput * out)
 {
   g_mutex_lock (&out->lock);
-  out->last_input = g_get_monotonic_time ();
+  out->last_arrival = g_get_monotonic_time ();
   g_mutex_unlock (&out->lock);
 }
 
+/* monotonic µs of the last input that reached the output stage */
 gint64
 gst_session_output_get_last_input (GstSessionOutput * out)
 {
@@ -823,6 +933,18 @@ gst_session_output_get_last_input (GstSessionOutput * out)
 
   g_mutex_lock (&out->lock);
   t = out->last_input;
+  g_mutex_unlock (&out->lock);
+  return t;
+}
+
+/* monotonic µs of the last input that arrived, used or not */
+gint64
+gst_session_output_get_last_arrival (GstSessionOutput * out)
+{
+  gint64 t;
+
+  g_mutex_lock (&out->lock);
+  t = MAX (out->last_input, out->last_arrival);
   g_mutex_unlock (&out->lock);
   return t;
 }

@@ -97,6 +97,8 @@ typedef struct
   guint64 repeated;             /* video frames repeated / audio silences */
   guint64 dropped;              /* input dropped for running ahead */
   guint64 scaled;               /* video frames scaled to the output size */
+  guint64 refused;              /* video frames too large to scale */
+  guint64 queue_dropped;        /* buffers downstream did not take in time */
   GstClockTime filled;          /* time covered by repeats and silence */
 } GstSessionOutputStats;
 
@@ -121,9 +123,14 @@ G_GNUC_INTERNAL
 gboolean gst_session_output_set_recovery (GstSessionOutput * out,
     GstClockTime recovery);
 
-/* raw video: the size the session announced (0: the first frame's) */
-void gst_session_output_set_video_size (GstSessionOutput * out, gint width,
-    gint height);
+/* the largest raw video output side */
+#define GST_SESSION_OUTPUT_MAX_SIZE 4096
+
+/* raw video: the run's size, the first announced (else the first
+ * frame's); FALSE when the output keeps another */
+G_GNUC_INTERNAL
+gboolean gst_session_output_set_video_size (GstSessionOutput * out,
+    gint width, gint height);
 
 void gst_session_output_stop (GstSessionOutput * out);
 
@@ -155,6 +162,9 @@ void gst_session_output_fill_to (GstSessionOutput * out, GstClockTime end);
 
 G_GNUC_INTERNAL
 gint64 gst_session_output_get_last_input (GstSessionOutput * out);
+
+G_GNUC_INTERNAL
+gint64 gst_session_output_get_last_arrival (GstSessionOutput * out);
 
 G_GNUC_INTERNAL
 void gst_session_output_get_stats (GstSessionOutput * out,

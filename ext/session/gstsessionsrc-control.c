@@ -28,7 +28,7 @@
 #define DRAIN_QUIET_MS 250
 #define DRAIN_MAX_MS 2000
 
-/* Monotonic µs of the last input any output had. */
+/* Monotonic µs of the last input any output had, used or not. */
 gint64
 src_last_input (GstSessionSrc * self)
 {
@@ -38,8 +38,19 @@ src_last_input (GstSessionSrc * self)
 
   for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
     if (priv->outputs[i])
-      last = MAX (last, gst_session_output_get_last_input (priv->outputs[i]));
+      last = MAX (last, gst_session_output_get_last_arrival (priv->outputs[i]));
   return last;
+}
+
+/* Monotonic µs of the last video frame that reached the output: what the
+ * media watchdog counts (packets, or frames kept out, fed it: a director
+ * whose `configured` never came waited for ever with media arriving) */
+gint64
+src_last_frame (GstSessionSrc * self)
+{
+  GstSessionOutput *video = PRIV (self)->outputs[GST_SESSION_OUTPUT_VIDEO];
+
+  return video ? gst_session_output_get_last_input (video) : 0;
 }
 
 static gboolean
@@ -97,6 +108,30 @@ handle_ended (GstSessionSrc * self, gboolean final)
   }
 }
 
+/* Raw video keeps the run's first size: a session announcing another
+ * (@what) has its frames scaled to it, said in a warning (caps changing
+ * mid-stream break a muxer; going through READY takes the new size) */
+static void
+keep_video_size (GstSessionSrc * self, GstSessionOutput * video, gint w,
+    gint h, const gchar * what)
+{
+  GstCaps *caps;
+  const GstStructure *s;
+  gint ow = 0, oh = 0;
+
+  if (gst_session_output_set_video_size (video, w, h) || !PRIV (self)->decode)
+    return;
+  caps = gst_pad_get_current_caps (gst_session_output_get_pad (video));
+  s = caps ? gst_caps_get_structure (caps, 0) : NULL;
+  if (s && gst_structure_get_int (s, "width", &ow) &&
+      gst_structure_get_int (s, "height", &oh))
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("The session's %s size "
+            "%dx%d is not the output's %dx%d: its frames are scaled to it",
+            what, w, h, ow, oh), ("the output keeps one size per run; go "
+            "through READY for another"));
+  gst_clear_caps (&caps);
+}
+
 /* What the controller tells the element of its app's messages: the
  * output may flow (and at which size), the size the service announced, a
  * pause of the media it announced. */
@@ -119,14 +154,16 @@ observe (GstSessionSrc * self, GstSessionControlEvent * ev)
       g_atomic_int_set (&priv->expected_width, w);
       g_atomic_int_set (&priv->expected_height, h);
       if (w > 0 && video)
-        gst_session_output_set_video_size (video, w, h);
+        keep_video_size (self, video, w, h, "configured");
+      if (priv->gate_opened_at == 0)
+        priv->gate_opened_at = g_get_monotonic_time ();
       g_atomic_int_set (&priv->gate_open, TRUE);
       break;
     case GST_SESSION_CONTROL_EVENT_VIDEO_SIZE:
       /* raw output keeps it, whatever size the sender adapts to */
       if (gst_structure_get_int (ev->details, "width", &w) &&
           gst_structure_get_int (ev->details, "height", &h) && video)
-        gst_session_output_set_video_size (video, w, h);
+        keep_video_size (self, video, w, h, "session_info");
       break;
     case GST_SESSION_CONTROL_EVENT_MEDIA_PAUSE:
       /* silence is expected meanwhile (the output repeats the last frame

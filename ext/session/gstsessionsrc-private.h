@@ -35,6 +35,9 @@ GST_DEBUG_CATEGORY_EXTERN (gst_session_src_debug);
 #define MAX_ANNOUNCED_LATE_S 60.0
 
 #define WATCHDOG_MS 100
+/* the longest wait for `configured` after the control channel opened
+ * (director): then the session counts as lost */
+#define CONFIGURED_TIMEOUT_MS 20000
 #define TEARDOWN_WAIT (5 * G_TIME_SPAN_SECOND)
 
 typedef struct
@@ -105,6 +108,10 @@ typedef struct
   gint session_frames;          /* atomic: video frames this session placed */
   gint64 media_grace_until;     /* a late chunk was announced: wait */
   gint gate_open;               /* atomic: output flows (see wait_configured) */
+  gint64 gate_opened_at;        /* monotonic µs it opened (0: not yet) */
+  gint kept_out;                /* atomic: frames of another size kept out */
+  gint kept_out_width;          /* atomic: the last one's size */
+  gint kept_out_height;
   gint expected_width;          /* atomic: the configured video size, or 0 */
   gint expected_height;
   GstSessionScheduler scheduler;        /* plays the control script */
@@ -125,6 +132,7 @@ G_GNUC_INTERNAL void src_emit_control_message (GstSessionSrc * self,
 
 /* gstsessionsrc-control.c */
 G_GNUC_INTERNAL gint64 src_last_input (GstSessionSrc * self);
+G_GNUC_INTERNAL gint64 src_last_frame (GstSessionSrc * self);
 G_GNUC_INTERNAL void src_drain_then_end (GstSessionSrc * self);
 G_GNUC_INTERNAL gboolean src_flush_outbox (gpointer data);
 G_GNUC_INTERNAL gboolean src_script_act (const GstSessionControlAction * a,

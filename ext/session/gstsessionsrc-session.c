@@ -549,6 +549,23 @@ size_expected (GstSessionSrc * self, GstSample * sample)
       (h > 0 && ABS ((gdouble) w / h - (gdouble) ew / eh) < 0.02);
 }
 
+/* a frame of another size than the configured one, kept out: the
+ * watchdog's reason says so */
+static void
+count_kept_out (GstSessionSrc * self, GstSample * sample)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+  const GstStructure *s = gst_caps_get_structure (gst_sample_get_caps
+      (sample), 0);
+  gint w = 0, h = 0;
+
+  gst_structure_get_int (s, "width", &w);
+  gst_structure_get_int (s, "height", &h);
+  g_atomic_int_set (&priv->kept_out_width, w);
+  g_atomic_int_set (&priv->kept_out_height, h);
+  g_atomic_int_inc (&priv->kept_out);
+}
+
 static void
 on_sample (GstSessionStage * stage, GstSessionOutputKind kind,
     GstSample * sample, gpointer data)
@@ -564,6 +581,8 @@ on_sample (GstSessionStage * stage, GstSessionOutputKind kind,
       (kind == GST_SESSION_OUTPUT_VIDEO && !size_expected (self, sample))) {
     if (priv->outputs[kind])
       gst_session_output_touch (priv->outputs[kind]);
+    if (g_atomic_int_get (&priv->gate_open))
+      count_kept_out (self, sample);
     return;
   }
   if (priv->outputs[kind] == NULL)
@@ -634,6 +653,23 @@ post_stats (GstSessionSrc * self, guint interval, gint64 now)
       gst_message_new_element (GST_OBJECT (self), s));
 }
 
+/* Why no frame reached the output: none came, or those that came were
+ * not of the configured size */
+static gchar *
+silence_reason (GstSessionSrc * self, guint media_timeout)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+  gint kept = g_atomic_int_get (&priv->kept_out);
+
+  if (kept == 0)
+    return g_strdup_printf ("no media for %u ms", media_timeout);
+  return g_strdup_printf ("no frame of the configured %dx%d for %u ms: %d "
+      "frames of %dx%d came", g_atomic_int_get (&priv->expected_width),
+      g_atomic_int_get (&priv->expected_height), media_timeout, kept,
+      g_atomic_int_get (&priv->kept_out_width),
+      g_atomic_int_get (&priv->kept_out_height));
+}
+
 /* Silence and start-up watchdog: 1.22.0 tells nothing when a peer goes.
  * Also the clock of session/stats. */
 static gboolean
@@ -659,19 +695,27 @@ watchdog (gpointer data)
 
   times.started_at = priv->started_at;
   times.opened_at = priv->channel_open ? priv->opened_at : 0;
-  times.last_input = priv->channel_open ? src_last_input (self) : 0;
+  times.gate_at = !g_atomic_int_get (&priv->gate_open) ? 0 :
+      MAX (times.opened_at, priv->gate_opened_at);
+  times.last_input = priv->channel_open ? src_last_frame (self) : 0;
   times.grace_until = priv->media_grace_until;
   switch (gst_session_lifecycle_watch (&times,
           priv->signaller ? start_timeout : 0, media_timeout,
-          DEFAULT_MEDIA_TIMEOUT, now)) {
+          DEFAULT_MEDIA_TIMEOUT, CONFIGURED_TIMEOUT_MS, now)) {
     case GST_SESSION_WATCH_START_TIMEOUT:
       err = g_error_new (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_OPEN_READ,
           "no session after %u ms", start_timeout);
       start_failed (self, err, NULL);
       g_error_free (err);
       break;
+    case GST_SESSION_WATCH_NOT_CONFIGURED:
+      why = g_strdup_printf ("no configured from the service %u ms after "
+          "the control channel opened", CONFIGURED_TIMEOUT_MS);
+      session_lost (self, why);
+      g_free (why);
+      break;
     case GST_SESSION_WATCH_SILENT:
-      why = g_strdup_printf ("no media for %u ms", media_timeout);
+      why = silence_reason (self, media_timeout);
       session_lost (self, why);
       g_free (why);
       break;
@@ -807,6 +851,8 @@ src_start_session (GstSessionSrc * self)
   priv->media_grace_until = 0;
   g_atomic_pointer_set (&priv->first_frame_at, NULL);
   g_atomic_int_set (&priv->session_frames, 0);
+  g_atomic_int_set (&priv->kept_out, 0);
+  priv->gate_opened_at = 0;
   g_atomic_int_set (&priv->gate_open, !klass->wait_configured);
   g_atomic_int_set (&priv->expected_width, 0);
   g_atomic_int_set (&priv->expected_height, 0);

@@ -322,6 +322,10 @@ gst_session_src_change_state (GstElement * element, GstStateChange transition)
           gst_session_output_start (priv->outputs[i], clock,
               gst_element_get_base_time (element));
       gst_object_unref (clock);
+      /* the spec's size, before any frame of a sender that starts small */
+      if (klass->width > 0 && priv->outputs[GST_SESSION_OUTPUT_VIDEO])
+        gst_session_output_set_video_size (priv->outputs
+            [GST_SESSION_OUTPUT_VIDEO], klass->width, klass->height);
       if (!priv->ended)
         src_invoke (self, src_start_in_context);
       break;
@@ -872,8 +876,9 @@ gst_session_src_class_init (GstSessionSrcClass * klass)
   /**
    * GstSessionSrc:media-timeout:
    *
-   * The session counts as lost after this many ms without media (0:
-   * never). After a late chunk is announced (`deadline_missed`), the
+   * The session counts as lost after this many ms without a video frame
+   * reaching the output (packets that arrive, or frames of another size
+   * than the configured one, do not count; 0: never). After a late chunk is announced (`deadline_missed`), the
    * silence counts from the end of the announced delay. A session's first
    * media gets at least 5000 ms after its control channel opened.
    */

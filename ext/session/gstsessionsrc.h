@@ -27,6 +27,9 @@ G_DECLARE_DERIVABLE_TYPE (GstSessionSrc, gst_session_src, GST, SESSION_SRC,
  * @has_audio: whether it has an audio pad
  * @fps_n: nominal video rate (numerator)
  * @fps_d: nominal video rate (denominator)
+ * @width: the video size the contract gives (world: 1280x704), or 0 when
+ *   each session's settings give it (director)
+ * @height: its height
  * @default_renew: default of the #GstSessionSrc:renew property
  * @wait_configured: keep each session's media out of the output until
  *   `configured` (director: the service streams its default size before)
@@ -53,6 +56,8 @@ struct _GstSessionSrcClass
   gboolean has_audio;
   gint fps_n;
   gint fps_d;
+  gint width;
+  gint height;
   gboolean default_renew;
   gboolean wait_configured;
 

@@ -82,11 +82,13 @@ gst_session_stats_build (GstSessionStage * stage,
       set (s, k, "frames-repeated", G_TYPE_UINT64, o.repeated);
       set (s, k, "frames-dropped", G_TYPE_UINT64, o.dropped);
       set (s, k, "frames-scaled", G_TYPE_UINT64, o.scaled);
+      set (s, k, "frames-refused", G_TYPE_UINT64, o.refused);
     } else {
       set (s, k, "buffers-in", G_TYPE_UINT64, o.in);
       set (s, k, "silence-ms", G_TYPE_DOUBLE, o.filled / 1e6);
       set (s, k, "buffers-dropped", G_TYPE_UINT64, o.dropped);
     }
+    set (s, k, "queue-dropped", G_TYPE_UINT64, o.queue_dropped);
     if (GST_CLOCK_TIME_IS_VALID (t.rtx_round_trip))
       rtt = t.rtx_round_trip;
     latency = MAX (latency, t.jitterbuffer_latency_ms);

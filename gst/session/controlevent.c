@@ -12,6 +12,8 @@
 
 #include "controlevent.h"
 #include "controlevent-private.h"
+#include "profile.h"
+#include "sessionerror.h"
 #include "session-private.h"
 
 /**
@@ -97,8 +99,12 @@ control_events_output_open (GQueue * events, gint width, gint height)
           width, "height", G_TYPE_INT, height, NULL), NULL);
 }
 
-/* The video size a `session_info` announces (its `resolution` object),
- * when it has one that can be a size (a service-sent number: bounded) */
+/* The video size a world's `session_info` announces (its `resolution`
+ * object): the spec's 1280x704 is the only one taken; any other (a
+ * service-sent number) is refused with a warning naming the field, and the
+ * output keeps its size. A 1280x1000 announcement left the caps at
+ * 1280x704 with buffers of 1280x1000; 8192x8192 made every 16x16 frame
+ * scaled to 256 MB. */
 void
 control_events_video_size_from_info (GQueue * events,
     const GstStructure * session_info)
@@ -107,13 +113,25 @@ control_events_video_size_from_info (GQueue * events,
   const GstStructure *res = v && GST_VALUE_HOLDS_STRUCTURE (v) ?
       gst_value_get_structure (v) : NULL;
   gint64 w = 0, h = 0;
+  GError *err;
 
-  if (res && gst_structure_get_int64 (res, "width", &w) &&
-      gst_structure_get_int64 (res, "height", &h) && w > 0 && h > 0 &&
-      w <= 8192 && h <= 8192)
+  if (res == NULL || !gst_structure_get_int64 (res, "width", &w) ||
+      !gst_structure_get_int64 (res, "height", &h))
+    return;
+  if (w == GST_SESSION_WORLD_WIDTH && h == GST_SESSION_WORLD_HEIGHT) {
     control_events_push (events, GST_SESSION_CONTROL_EVENT_VIDEO_SIZE, NULL,
         NULL, gst_structure_new ("session/video-size", "width", G_TYPE_INT,
             (gint) w, "height", G_TYPE_INT, (gint) h, NULL), NULL);
+    return;
+  }
+  err = g_error_new (GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_MESSAGE,
+      "session_info /resolution is %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
+      ", not the world's %dx%d: ignored (the output keeps its size, other "
+      "frames are scaled to it)", w, h, GST_SESSION_WORLD_WIDTH,
+      GST_SESSION_WORLD_HEIGHT);
+  GST_WARNING ("%s", err->message);
+  control_events_push (events, GST_SESSION_CONTROL_EVENT_WARNING, NULL, NULL,
+      NULL, err);
 }
 
 /* No media for @seconds (a service-sent number: not finite or below 0 is

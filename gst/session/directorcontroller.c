@@ -535,8 +535,8 @@ gst_session_director_controller_receive (GstSessionDirectorController * ctrl,
         gst_structure_set (details, "rtt_ms", G_TYPE_DOUBLE, rtt, NULL);
     }
   } else if (strcmp (type, "session_info") == 0) {
+    /* no size here: the director's is configured's resolution */
     replace_structure (&ctrl->session_info, s);
-    control_events_video_size_from_info (ctrl->events, s);
   } else if (strcmp (type, "deadline_missed") == 0) {
     gdouble late;
 

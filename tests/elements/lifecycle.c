@@ -276,33 +276,44 @@ GST_START_TEST (test_watchdog_verdicts)
   /* starting: the start timeout, from the attempt */
   t.started_at = 10 * S;
   fail_unless_equals_int (gst_session_lifecycle_watch (&t, 15000, 2000, 5000,
-          24 * S), GST_SESSION_WATCH_OK);
+          20000, 24 * S), GST_SESSION_WATCH_OK);
   fail_unless_equals_int (gst_session_lifecycle_watch (&t, 15000, 2000, 5000,
-          26 * S), GST_SESSION_WATCH_START_TIMEOUT);
+          20000, 26 * S), GST_SESSION_WATCH_START_TIMEOUT);
   fail_unless_equals_int (gst_session_lifecycle_watch (&t, 0, 2000, 5000,
-          100 * S), GST_SESSION_WATCH_OK);
+          20000, 100 * S), GST_SESSION_WATCH_OK);
 
-  /* open, no media yet: the first media gets 5 s, not 2 */
+  /* open, the output not yet (the director's configured): 20 s for it,
+   * media or not */
   t.opened_at = 11 * S;
   fail_unless_equals_int (gst_session_lifecycle_watch (&t, 15000, 2000, 5000,
-          15 * S), GST_SESSION_WATCH_OK);
+          20000, 30 * S), GST_SESSION_WATCH_OK);
   fail_unless_equals_int (gst_session_lifecycle_watch (&t, 15000, 2000, 5000,
-          17 * S), GST_SESSION_WATCH_SILENT);
+          20000, 32 * S), GST_SESSION_WATCH_NOT_CONFIGURED);
+  fail_unless_equals_int (gst_session_lifecycle_watch (&t, 15000, 2000, 5000,
+          0, 300 * S), GST_SESSION_WATCH_OK);
+
+  /* the output open, no frame yet: the first frame gets 5 s, not 2 */
+  t.opened_at = 9 * S;
+  t.gate_at = 11 * S;
+  fail_unless_equals_int (gst_session_lifecycle_watch (&t, 15000, 2000, 5000,
+          20000, 15 * S), GST_SESSION_WATCH_OK);
+  fail_unless_equals_int (gst_session_lifecycle_watch (&t, 15000, 2000, 5000,
+          20000, 17 * S), GST_SESSION_WATCH_SILENT);
 
   /* media flowed: silence counts from the last input */
   t.last_input = 20 * S;
   fail_unless_equals_int (gst_session_lifecycle_watch (&t, 15000, 2000, 5000,
-          21 * S), GST_SESSION_WATCH_OK);
+          20000, 21 * S), GST_SESSION_WATCH_OK);
   fail_unless_equals_int (gst_session_lifecycle_watch (&t, 15000, 2000, 5000,
-          23 * S), GST_SESSION_WATCH_SILENT);
+          20000, 23 * S), GST_SESSION_WATCH_SILENT);
   /* an announced late chunk is waited out; media-timeout=0 never ends */
   t.grace_until = 30 * S;
   fail_unless_equals_int (gst_session_lifecycle_watch (&t, 15000, 2000, 5000,
-          31 * S), GST_SESSION_WATCH_OK);
+          20000, 31 * S), GST_SESSION_WATCH_OK);
   fail_unless_equals_int (gst_session_lifecycle_watch (&t, 15000, 2000, 5000,
-          33 * S), GST_SESSION_WATCH_SILENT);
+          20000, 33 * S), GST_SESSION_WATCH_SILENT);
   fail_unless_equals_int (gst_session_lifecycle_watch (&t, 15000, 0, 5000,
-          300 * S), GST_SESSION_WATCH_OK);
+          20000, 300 * S), GST_SESSION_WATCH_OK);
 }
 
 GST_END_TEST;
@@ -329,9 +340,9 @@ GST_START_TEST (test_short_sessions_back_off_then_end)
     fail_unless (delay >= 400 * GST_MSECOND && delay > last,
         "no backoff: %" GST_TIME_FORMAT, GST_TIME_ARGS (delay));
     last = delay;
-    check_message (msg, GST_MESSAGE_WARNING, "Session ended early (the "
-        "session ended (stream exhausted) after 0.1 s of video, less than "
-        "renew-min-media's 2.0 s): a failed start, retrying in");
+    check_message (msg, GST_MESSAGE_WARNING, "Short session, a failed start "
+        "(session ended (stream exhausted) after 0.1 s of video, less than "
+        "renew-min-media's 2.0 s): retrying in");
   }
   /* a session that ran normally: at once, and no message (the service
    * ended it) */
@@ -354,7 +365,7 @@ GST_START_TEST (test_short_sessions_back_off_then_end)
   message_text (msg, &err, &details);
   fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_ERROR);
   fail_unless (strstr (err->message, "3 sessions in a row ended early; the "
-          "last: the session ended (stream exhausted) after 0.0 s") != NULL,
+          "last: session ended (stream exhausted) after 0.0 s") != NULL,
       "%s", err->message);
   fail_unless_equals_string (gst_structure_get_string (details, "reason"),
       "Sessions too short");

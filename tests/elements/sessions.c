@@ -138,6 +138,52 @@ alive_names (GHashTable * alive)
   return g_string_free (s, FALSE);
 }
 
+/* What 200 sessions tell on the bus, counted and dropped (a log of every
+ * message, and the bus's own queue, would grow with them) */
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  guint negotiated;
+  gchar *error;
+} Tally;
+
+static GstBusSyncReply
+tally_message (GstBus * bus, GstMessage * msg, gpointer data)
+{
+  Tally *t = data;
+
+  g_mutex_lock (&t->lock);
+  if (gst_message_has_name (msg, "session/negotiated"))
+    t->negotiated++;
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR && t->error == NULL) {
+    GError *err = NULL;
+
+    gst_message_parse_error (msg, &err, NULL);
+    t->error = g_strdup (err->message);
+    g_error_free (err);
+  }
+  g_cond_broadcast (&t->cond);
+  g_mutex_unlock (&t->lock);
+  gst_message_unref (msg);
+  return GST_BUS_DROP;
+}
+
+/* waits up to 120 s for the @n-th session; fails on an error */
+static void
+tally_wait (Tally * t, guint n)
+{
+  gint64 deadline = g_get_monotonic_time () + 120 * G_TIME_SPAN_SECOND;
+
+  g_mutex_lock (&t->lock);
+  while (t->negotiated < n && t->error == NULL &&
+      g_cond_wait_until (&t->cond, &t->lock, deadline));
+  g_mutex_unlock (&t->lock);
+  fail_unless (t->error == NULL, "error: %s", t->error);
+  fail_unless (t->negotiated >= n, "%u sessions in 120 s, not %u",
+      t->negotiated, n);
+}
+
 /* 200 sessions of a few frames each, renewed one after the other: the
  * element's and the service's descriptors and memory stay where they were
  * after the first 20, and once the pipeline is gone no element is left
@@ -150,9 +196,9 @@ GST_START_TEST (test_many_sessions_leak_nothing)
   GstElement *pipeline = world_pipeline (svc,
       "renew=true renew-min-media=0 prompt=hills");
   const gchar *svc_pid = service_harness_pid (svc);
-  BusLog *log = bus_log_new (pipeline);
+  GstBus *bus = gst_element_get_bus (pipeline);
   Frames *f = frames_attach (pipeline);
-  GstMessage *msg;
+  Tally tally = { 0, };
   GstTracer *tracer = leaks_tracer ();
   GHashTable *alive = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
       g_free);
@@ -163,8 +209,11 @@ GST_START_TEST (test_many_sessions_leak_nothing)
 
   /* 20 sessions, then none: what a process keeps once it made one (threads,
    * the clock, the DTLS key) is counted from here */
+  g_mutex_init (&tally.lock);
+  g_cond_init (&tally.cond);
+  gst_bus_set_sync_handler (bus, tally_message, &tally, NULL);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  gst_message_unref (expect (log, "session/negotiated", 20));
+  tally_wait (&tally, 20);
   fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
       GST_STATE_CHANGE_SUCCESS);
   fds0 = least_fds ("self");
@@ -175,12 +224,7 @@ GST_START_TEST (test_many_sessions_leak_nothing)
   g_signal_emit_by_name (tracer, "activity-start-tracking");
   t0 = g_get_monotonic_time ();
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  msg = bus_log_wait (log, GST_MESSAGE_ELEMENT, "session/negotiated",
-      SESSIONS, 120 * GST_SECOND);
-  fail_unless (msg != NULL, "%u sessions in 120 s", bus_log_count (log,
-          GST_MESSAGE_ELEMENT, "session/negotiated"));
-  gst_message_unref (msg);
-  bus_log_assert_no_error (log);
+  tally_wait (&tally, SESSIONS);
   fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
       GST_STATE_CHANGE_SUCCESS);
   fds1 = settled_fds ("self", fds0 + 2);
@@ -192,28 +236,35 @@ GST_START_TEST (test_many_sessions_leak_nothing)
       "(service %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT ")\n", SESSIONS,
       (g_get_monotonic_time () - t0) / 1e6, fds0, fds1, sfds0, sfds1, rss0,
       rss1, srss0, srss1);
-  /* a leak of one descriptor in 60 sessions shows */
-  fail_unless (fds1 <= fds0 + 2, "descriptors grew from %u to %u over %u "
-      "sessions", fds0, fds1, SESSIONS - 20);
-  fail_unless (sfds1 <= sfds0 + 2, "the service's descriptors grew from %u "
-      "to %u over %u sessions", sfds0, sfds1, SESSIONS - 20);
-  fail_unless (rss1 <= rss0 + 16 * 1024, "RSS grew from %" G_GUINT64_FORMAT
-      " to %" G_GUINT64_FORMAT " kB over %u sessions", rss0, rss1,
-      SESSIONS - 20);
-  fail_unless (srss1 <= srss0 + 24 * 1024, "the service's RSS grew from %"
-      G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " kB", srss0, srss1);
-  stop_pipeline (pipeline);
-  bus_log_free (log);
-  frames_free (f);
-
   /* the last session's teardown may still be finishing: a bounded wait */
   for (i = 0; elements_alive (tracer, alive) > 0 && i < 50; i++)
     g_usleep (100 * G_TIME_SPAN_MILLISECOND);
   names = alive_names (alive);
   fail_unless (g_hash_table_size (alive) == 0, "%u elements made by the "
-      "sessions alive 5 s after the pipeline went: %s",
+      "sessions alive 5 s after the element went to NULL: %s",
       g_hash_table_size (alive), names);
   g_free (names);
+  /* a leak of one descriptor in 60 sessions shows */
+  fail_unless (fds1 <= fds0 + 2, "descriptors grew from %u to %u over %u "
+      "sessions", fds0, fds1, SESSIONS - 20);
+  fail_unless (sfds1 <= sfds0 + 2, "the service's descriptors grew from %u "
+      "to %u over %u sessions", sfds0, sfds1, SESSIONS - 20);
+  /* RSS moves 46-61 MB from one second to the next with no trend over 300
+   * sessions (the heap's arenas); the leak this catches was 1 MB a
+   * session, 180 MB here */
+  fail_unless (rss1 <= rss0 + 32 * 1024, "RSS grew from %" G_GUINT64_FORMAT
+      " to %" G_GUINT64_FORMAT " kB over %u sessions", rss0, rss1,
+      SESSIONS - 20);
+  fail_unless (srss1 <= srss0 + 32 * 1024, "the service's RSS grew from %"
+      G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " kB", srss0, srss1);
+  stop_pipeline (pipeline);
+  gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
+  gst_object_unref (bus);
+  g_free (tally.error);
+  g_mutex_clear (&tally.lock);
+  g_cond_clear (&tally.cond);
+  frames_free (f);
+
   g_signal_emit_by_name (tracer, "activity-stop-tracking");
   g_hash_table_unref (alive);
   gst_object_unref (tracer);
@@ -255,11 +306,11 @@ GST_START_TEST (test_sessions_ending_at_once_back_off)
     fail_unless (msg != NULL, "warning %u missing", i);
     gst_message_parse_warning (msg, &err, &debug);
     /* (the service's stream_exhausted, or its closing the session) */
-    fail_unless (strstr (err->message, i < 4 ? "Session ended early (the "
-            "session ended (" : "4 sessions in a row ended early; the last: "
-            "the session ended (") != NULL, "%s", err->message);
+    fail_unless (strstr (err->message, i < 4 ? "Short session, a failed "
+            "start (session " : "4 sessions in a row ended early; the last: "
+            "session ") != NULL, "%s", err->message);
     fail_unless (strstr (err->message, i < 4 ? "s of video, less than "
-            "renew-min-media's 2.0 s): a failed start, retrying in" :
+            "renew-min-media's 2.0 s): retrying in" :
             "less than renew-min-media's 2.0 s") != NULL, "%s", err->message);
     g_clear_error (&err);
     g_clear_pointer (&debug, g_free);

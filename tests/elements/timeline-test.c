@@ -96,10 +96,36 @@ timeline_clear (Timeline * t)
 
 /* Moves the clock to @at, letting the filler run at each of its deadlines
  * on the way (it sets the next one before this goes on). Bounded. */
+/* the appsrc of @out has pushed what it holds (bounded: 5 s), as it has on
+ * a real clock by the time that clock moved on: the test clock jumps */
+static void
+wait_drained (Timeline * t, GstSessionOutput * out, const gchar * name)
+{
+  GstElement *appsrc = gst_bin_get_by_name (t->bin, name);
+  gint64 deadline = g_get_monotonic_time () + 5 * G_TIME_SPAN_SECOND;
+  guint64 bytes;
+
+  if (appsrc == NULL)
+    return;
+  do {
+    g_object_get (appsrc, "current-level-bytes", &bytes, NULL);
+  } while (bytes > 0 && g_get_monotonic_time () < deadline &&
+      (g_usleep (200), TRUE));
+  gst_object_unref (appsrc);
+  fail_unless (bytes == 0, "%s still holds %" G_GUINT64_FORMAT " bytes",
+      name, bytes);
+}
+
 void
 advance (Timeline * t, GstClockTime at)
 {
   guint n;
+
+  if (!t->sink_blocked) {
+    wait_drained (t, t->out, "video_out");
+    if (t->aout)
+      wait_drained (t, t->aout, "audio_out");
+  }
 
   /* encoded output has no filler waiting on the clock */
   for (n = 0; t->started && !t->encoded && n < 1000; n++) {

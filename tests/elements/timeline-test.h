@@ -31,6 +31,7 @@ typedef struct
   GstSessionOutput *aout;       /* audio, when timeline_add_audio added it */
   GstElement *asink;
   GstCaps *acaps;
+  gboolean sink_blocked;        /* the test holds the sink: no drain wait */
 } Timeline;
 
 void timeline_init_rate (Timeline * t, gboolean encoded, gint fps);

@@ -211,6 +211,152 @@ GST_START_TEST (test_fault_message_flags)
 
 GST_END_TEST;
 
+/* the world's session_info announces @width x @height; its video stays
+ * 1280x704 */
+static void
+assert_announced (SvcProcess * p, gint64 width, gint64 height)
+{
+  SvcClient *c = svc_client_new (svc_process_url (p), GST_SESSION_APP_WORLD,
+      NULL);
+  JsonObject *m, *res;
+  gint w = 0, h = 0;
+
+  fail_unless_equals_int (svc_client_start (c), 200);
+  fail_unless (svc_client_wait_open (c, TIMEOUT));
+  m = svc_client_wait_message (c, "session_info", TIMEOUT);
+  fail_unless (m != NULL);
+  res = json_object_get_object_member (m, "resolution");
+  fail_unless_equals_int64 (json_object_get_int_member (res, "width"), width);
+  fail_unless_equals_int64 (json_object_get_int_member (res, "height"), height);
+  fail_unless (svc_client_wait_video_frames (c, 4, TIMEOUT));
+  svc_client_video_size (c, &w, &h);
+  fail_unless_equals_int (w, 1280);
+  fail_unless_equals_int (h, 704);
+  svc_client_free (c);
+}
+
+/* a resolution announced that the video does not have */
+GST_START_TEST (test_fault_announce)
+{
+  SvcProcess *p = svc_process_start ("--fault-announce=1280x100",
+      "--media=cached", NULL);
+
+  assert_announced (p, 1280, 100);
+  fail_unless_equals_int (svc_process_stop (p, NULL), 0);
+}
+
+GST_END_TEST;
+
+/* the same through the admin endpoint, for the next world session */
+GST_START_TEST (test_fault_announce_admin)
+{
+  SvcProcess *p = svc_process_start ("--media=cached", NULL);
+  gchar *url = g_strdup_printf ("%s/admin/faults", svc_process_url (p));
+  SvcHttpReply *r;
+  JsonObject *rule;
+  const gchar *bad[] = { "\"0x704\"", "\"65537x704\"", "\"1280x\"",
+    "\"1280\"", "\"-1x5\"", "1280", NULL
+  };
+  guint i;
+
+  for (i = 0; bad[i]; i++) {
+    gchar *body = g_strdup_printf ("{\"announce\": %s}", bad[i]);
+
+    r = svc_http ("POST", url, body, NULL);
+    fail_unless (r->status == 400, "%s: %u", body, r->status);
+    svc_http_reply_free (r);
+    g_free (body);
+  }
+  r = svc_http ("POST", url, "{\"app\": \"world\", "
+      "\"announce\": \"8192x8192\"}", NULL);
+  fail_unless_equals_int (r->status, 200);
+  svc_http_reply_free (r);
+  r = svc_http ("GET", url, NULL, NULL);
+  fail_unless_equals_int (r->status, 200);
+  rule = json_array_get_object_element (json_object_get_array_member
+      (json_node_get_object (r->json), "rules"), 0);
+  fail_unless_equals_string (json_object_get_string_member (rule,
+          "announce"), "8192x8192");
+  svc_http_reply_free (r);
+
+  assert_announced (p, 8192, 8192);
+  /* count 1: the next session is true again */
+  assert_announced (p, 1280, 704);
+  g_free (url);
+  fail_unless_equals_int (svc_process_stop (p, NULL), 0);
+}
+
+GST_END_TEST;
+
+/* configure goes unanswered: no configured, no chunk; the session stays
+ * up and its waiting picture goes on at the default size */
+static void
+assert_unconfigured (SvcProcess * p)
+{
+  SvcClient *c = connect_app (p, GST_SESSION_APP_DIRECTOR, NULL);
+  gint width = 0, height = 0;
+  guint64 n;
+
+  fail_unless (svc_client_send (c, "{\"type\": \"configure\", "
+          "\"prompt_version\": 1, \"prompt\": \"never answered\", "
+          "\"resolution\": \"480p\", \"chunk_duration\": 5}"));
+  n = svc_client_video_frames (c);
+  fail_if (svc_client_wait_message (c, "configured", 3000));
+  fail_unless_equals_int (svc_client_count_messages (c, "chunk"), 0);
+  fail_unless_equals_int (svc_client_count_messages (c, "error"), 0);
+  fail_unless (svc_client_wait_video_frames (c, n + 48, TIMEOUT));
+  svc_client_video_size (c, &width, &height);
+  fail_unless_equals_int (width, 1360);
+  fail_unless_equals_int (height, 768);
+  fail_if (svc_client_wait_response_end (c, 0));
+  fail_unless (svc_client_send (c, "{\"type\": \"ping\", \"ts\": 1}"));
+  fail_unless (svc_client_wait_message (c, "pong", TIMEOUT));
+  svc_client_free (c);
+}
+
+GST_START_TEST (test_fault_no_configured)
+{
+  SvcProcess *p = svc_process_start ("--fault-no-configured",
+      "--first-chunk-delay=0.3", "--media=cached", NULL);
+
+  assert_unconfigured (p);
+  fail_unless_equals_int (svc_process_stop (p, NULL), 0);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_fault_no_configured_admin)
+{
+  SvcProcess *p = svc_process_start ("--first-chunk-delay=0.3",
+      "--media=cached", NULL);
+  gchar *url = g_strdup_printf ("%s/admin/faults", svc_process_url (p));
+  SvcHttpReply *r;
+  JsonObject *rule;
+
+  r = svc_http ("POST", url, "{\"no_configured\": \"yes\"}", NULL);
+  fail_unless_equals_int (r->status, 400);
+  svc_http_reply_free (r);
+  r = svc_http ("POST", url, "{\"no_configured\": false}", NULL);
+  fail_unless_equals_int (r->status, 400);
+  svc_http_reply_free (r);
+  r = svc_http ("POST", url, "{\"app\": \"director\", "
+      "\"no_configured\": true}", NULL);
+  fail_unless_equals_int (r->status, 200);
+  svc_http_reply_free (r);
+  r = svc_http ("GET", url, NULL, NULL);
+  fail_unless_equals_int (r->status, 200);
+  rule = json_array_get_object_element (json_object_get_array_member
+      (json_node_get_object (r->json), "rules"), 0);
+  fail_unless (json_object_get_boolean_member (rule, "no_configured"));
+  svc_http_reply_free (r);
+  g_free (url);
+
+  assert_unconfigured (p);
+  fail_unless_equals_int (svc_process_stop (p, NULL), 0);
+}
+
+GST_END_TEST;
+
 static Suite *
 faults_suite (void)
 {
@@ -228,6 +374,10 @@ faults_suite (void)
   tcase_add_test (tc, test_fault_exhaust);
   tcase_add_test (tc, test_fault_messages);
   tcase_add_test (tc, test_fault_message_flags);
+  tcase_add_test (tc, test_fault_announce);
+  tcase_add_test (tc, test_fault_announce_admin);
+  tcase_add_test (tc, test_fault_no_configured);
+  tcase_add_test (tc, test_fault_no_configured_admin);
   return s;
 }
 

@@ -564,6 +564,18 @@ handle_configure (SvcDirector * d, const GstStructure * in)
   GstClockTime now, first;
 
   gst_structure_get_int64 (in, "prompt_version", &version);
+  if (svc_session_get_faults (d->session)->no_configured) {
+    /* fault: a stuck service. The configure arrived (no
+     * configuration_timeout), but nothing answers it, nothing is applied
+     * and no chunk is scheduled: the waiting picture and silence of
+     * before configure go on at the default size. */
+    GST_INFO ("director: leaving configure unanswered (fault)");
+    if (d->configure_timer) {
+      svc_session_remove_timer (d->session, d->configure_timer);
+      d->configure_timer = 0;
+    }
+    return;
+  }
   if (d->configured) {
     send_error (d, "immutable_settings", "the settings are fixed by the "
         "first configure of the session", version);

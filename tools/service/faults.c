@@ -5,7 +5,8 @@
  * A fault set says what goes wrong for a session: a refused start (with a
  * request-level or a model-level error of spec 001), a slow answer, a
  * dropped peer, stalled media, an early end, a broken control message, a
- * director error. Rules carry fault sets to the next sessions (from the
+ * director error, a changed video size, a false announced resolution, an
+ * unanswered configure. Rules carry fault sets to the next sessions (from the
  * command line or POST /admin/faults) or to a live session.
  */
 
@@ -229,6 +230,12 @@ svc_faults_merge (SvcFaults * into, const SvcFaults * from)
     into->resize_width = from->resize_width;
     into->resize_height = from->resize_height;
   }
+  if (from->announce_width > 0) {
+    into->announce_width = from->announce_width;
+    into->announce_height = from->announce_height;
+  }
+  if (from->no_configured)
+    into->no_configured = TRUE;
 }
 
 gboolean
@@ -236,7 +243,8 @@ svc_faults_is_empty (const SvcFaults * f)
 {
   return !f->refuse_type && f->answer_delay <= 0 && f->drop_after < 0 &&
       f->stall_at < 0 && f->exhaust_after < 0 && !f->bad_message &&
-      !f->director_error && f->resize_at < 0;
+      !f->director_error && f->resize_at < 0 && f->announce_width <= 0 &&
+      !f->no_configured;
 }
 
 void
@@ -306,13 +314,39 @@ parse_size (const gchar * value, gint * width, gint * height, GError ** error)
   return TRUE;
 }
 
+/* "WxH", each 1 to 65536: any size a session_info may announce, hostile
+ * ones included (the video itself does not change) */
+static gboolean
+parse_announce (const gchar * value, gint * width, gint * height,
+    GError ** error)
+{
+  gchar *end = NULL;
+  gint64 w = 0, h = 0;
+
+  if (value && g_ascii_isdigit (value[0]))
+    w = g_ascii_strtoll (value, &end, 10);
+  if (end && *end == 'x' && g_ascii_isdigit (end[1]))
+    h = g_ascii_strtoll (end + 1, &end, 10);
+  else
+    end = NULL;
+  if (!end || *end || w < 1 || h < 1 || w > 65536 || h > 65536) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "'%s' is not an announced size WxH (1 to 65536)", value ? value : "");
+    return FALSE;
+  }
+  *width = w;
+  *height = h;
+  return TRUE;
+}
+
 /* One command line fault option: @name without "--fault-"; @value as in
- * docs/reference-service.md. *@count is set for "refuse" (else -1). */
+ * docs/reference-service.md (NULL for a flag: "no-configured"). *@count is
+ * set for "refuse" (else -1). */
 gboolean
 svc_faults_set_option (SvcFaults * f, const gchar * name, const gchar * value,
     gint * count, GError ** error)
 {
-  gchar **parts = g_strsplit (value, ":", 2);
+  gchar **parts = g_strsplit (value ? value : "", ":", 2);
   const gchar *first = parts[0], *second = parts[1];
   gboolean ok = TRUE;
 
@@ -350,6 +384,15 @@ svc_faults_set_option (SvcFaults * f, const gchar * name, const gchar * value,
     if (!second)
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
           "--fault-resize takes AT:WxH");
+  } else if (g_str_equal (name, "announce")) {
+    ok = parse_announce (value, &f->announce_width, &f->announce_height, error);
+  } else if (g_str_equal (name, "no-configured")) {
+    f->no_configured = TRUE;
+    if (value && value[0]) {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+          "--fault-no-configured takes no value");
+      ok = FALSE;
+    }
   } else if (g_str_equal (name, "bad-message")) {
     ok = check_in_list (first, bad_message_kinds, "bad message kind", error);
     f->bad_message = g_strdup (first);
@@ -520,6 +563,17 @@ rule_member (SvcFaultRule * rule, const gchar * key, JsonNode * node,
       goto bad;
     return parse_size (json_node_get_string (size), &f->resize_width,
         &f->resize_height, error);
+  } else if (g_str_equal (key, "announce")) {
+    if (!JSON_NODE_HOLDS_VALUE (node) ||
+        json_node_get_value_type (node) != G_TYPE_STRING)
+      goto bad;
+    return parse_announce (json_node_get_string (node), &f->announce_width,
+        &f->announce_height, error);
+  } else if (g_str_equal (key, "no_configured")) {
+    if (!JSON_NODE_HOLDS_VALUE (node) ||
+        json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+      goto bad;
+    f->no_configured = json_node_get_boolean (node);
   } else if (g_str_equal (key, "bad_message")) {
     return json_named_at (node, key, "kind", "at", &f->bad_message,
         &f->bad_message_at, error) &&
@@ -630,6 +684,18 @@ svc_fault_rule_to_json (const SvcFaultRule * rule, JsonBuilder * b)
     json_builder_add_string_value (b, size);
     json_builder_end_object (b);
     g_free (size);
+  }
+  if (f->announce_width > 0) {
+    gchar *size = g_strdup_printf ("%dx%d", f->announce_width,
+        f->announce_height);
+
+    json_builder_set_member_name (b, "announce");
+    json_builder_add_string_value (b, size);
+    g_free (size);
+  }
+  if (f->no_configured) {
+    json_builder_set_member_name (b, "no_configured");
+    json_builder_add_boolean_value (b, TRUE);
   }
   if (f->exhaust_after >= 0) {
     json_builder_set_member_name (b, "exhaust_after");

@@ -31,6 +31,9 @@ struct _SvcFaults
   gdouble resize_at;            /* the sender changes its video size */
   gint resize_width;            /* unannounced, as libwebrtc adapts */
   gint resize_height;
+  gint announce_width;          /* > 0: the world's session_info */
+  gint announce_height;         /* announces this resolution */
+  gboolean no_configured;       /* the director never answers configure */
 };
 
 /* Faults for the next sessions (session_id NULL) of one app (-1: any), or

@@ -177,6 +177,13 @@ main (int argc, char **argv)
     {"fault-resize", 0, 0, G_OPTION_ARG_CALLBACK, fault_option,
         "Send video of another size from AT seconds after the channel "
           "opened, unannounced", "AT:WxH"},
+    {"fault-announce", 0, 0, G_OPTION_ARG_CALLBACK, fault_option,
+        "World: session_info announces this resolution (each 1 to 65536); "
+          "the video does not change", "WxH"},
+    {"fault-no-configured", 0, G_OPTION_FLAG_OPTIONAL_ARG,
+          G_OPTION_ARG_CALLBACK, fault_option,
+        "Director: never answer configure (no configured, no chunks; "
+          "the waiting picture goes on)", NULL},
     {NULL}
   };
 

@@ -98,6 +98,12 @@ svc_session_get_id (SvcSession * s)
   return s->id;
 }
 
+const SvcFaults *
+svc_session_get_faults (SvcSession * s)
+{
+  return s->faults;
+}
+
 GstSessionApp
 svc_session_get_app (SvcSession * s)
 {

@@ -91,6 +91,8 @@ SvcMedia *svc_session_get_media (SvcSession * session);
 gdouble svc_session_get_age (SvcSession * session);
 
 /* For the apps */
+/* the session's faults (the live ones merged in); owned by the session */
+const SvcFaults *svc_session_get_faults (SvcSession * session);
 gboolean svc_session_send (SvcSession * session, GstStructure * fields);
 gboolean svc_session_send_raw (SvcSession * session, const gchar * text);
 void svc_session_end (SvcSession * session);

@@ -183,10 +183,18 @@ session_info (SvcWorld * w)
   GPtrArray *list = g_ptr_array_new ();
   GValue array = G_VALUE_INIT;
   guint grouped = 0, i;
+  const SvcFaults *faults = svc_session_get_faults (w->session);
+  gint64 width = GST_SESSION_WORLD_WIDTH, height = GST_SESSION_WORLD_HEIGHT;
 
+  /* fault: another resolution than the video's, announced only */
+  if (faults->announce_width > 0) {
+    GST_INFO ("world: announcing %dx%d (fault)", faults->announce_width,
+        faults->announce_height);
+    width = faults->announce_width;
+    height = faults->announce_height;
+  }
   svc_msg_take_structure (s, "resolution", gst_structure_new ("resolution",
-          "width", G_TYPE_INT64, (gint64) GST_SESSION_WORLD_WIDTH,
-          "height", G_TYPE_INT64, (gint64) GST_SESSION_WORLD_HEIGHT, NULL));
+          "width", G_TYPE_INT64, width, "height", G_TYPE_INT64, height, NULL));
   svc_msg_set_strv (s, "key_order", names);
 
   /* conflict groups in the order of the commands */

@@ -4,9 +4,9 @@
  *
  * What the soak (bench-soak.c) measures and how it reports it: the
  * element's output (pad probes: steps, repeated frames, silence, how late
- * buffers leave), the samples (memory, the pads' latency), the statistics
- * over them, and the result's members for the faults and the recorded
- * tracks.
+ * buffers leave), the samples (memory, open descriptors, sessions, the
+ * pads' latency), the statistics over them, and the result's members for
+ * the faults and the recorded tracks.
  */
 
 #include <gst/audio/audio.h>
@@ -158,6 +158,25 @@ proc_rss_mb (gint pid)
   return mb;
 }
 
+/* the open descriptors of process @pid (0: this one), from /proc; NAN
+ * when it has gone. The directory's own descriptor is not counted. */
+static gdouble
+proc_fds (gint pid)
+{
+  gchar *path = pid ? g_strdup_printf ("/proc/%d/fd", pid) :
+      g_strdup ("/proc/self/fd");
+  GDir *dir = g_dir_open (path, 0, NULL);
+  gdouble n = 0;
+
+  g_free (path);
+  if (dir == NULL)
+    return NAN;
+  while (g_dir_read_name (dir))
+    n++;
+  g_dir_close (dir);
+  return pid ? n : n - 1;
+}
+
 /* the min latency a pad of the element reports (0: none) */
 static GstClockTime
 pad_latency (Soak * s, const gchar * name)
@@ -188,6 +207,12 @@ sample (Soak * s)
   g_array_append_val (s->sample_s, t);
   t = bench_self_rss_mb ();
   g_array_append_val (s->rss_mb, t);
+  t = proc_fds (0);
+  g_array_append_val (s->fds, t);
+  t = proc_fds (bench_service_pid (s->svc));
+  g_array_append_val (s->svc_fds, t);
+  t = s->sessions;
+  g_array_append_val (s->sample_sessions, t);
   t = proc_rss_mb (bench_service_pid (s->svc));
   g_array_append_val (s->svc_rss_mb, t);
   if (isnan (t) && s->service_gone_ms == 0) {
@@ -204,14 +229,30 @@ sample (Soak * s)
 gdouble
 slope_per_hour (GArray * x, GArray * y, gdouble from)
 {
+  GArray *hours = bench_values_new ();
+  gdouble slope;
+  guint i;
+
+  for (i = 0; i < x->len; i++)
+    bench_values_add (hours, g_array_index (x, gdouble, i) / 3600);
+  slope = slope_after (x, hours, y, from);
+  g_array_unref (hours);
+  return slope;
+}
+
+/* least squares slope of @y over @x, over the samples whose time @t is
+ * >= @from */
+gdouble
+slope_after (GArray * t, GArray * x, GArray * y, gdouble from)
+{
   gdouble sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0;
   guint i;
 
-  for (i = 0; i < x->len; i++) {
-    gdouble xi = g_array_index (x, gdouble, i) / 3600;
+  for (i = 0; i < t->len; i++) {
+    gdouble xi = g_array_index (x, gdouble, i);
     gdouble yi = g_array_index (y, gdouble, i);
 
-    if (g_array_index (x, gdouble, i) < from || isnan (yi))
+    if (g_array_index (t, gdouble, i) < from || isnan (xi) || isnan (yi))
       continue;
     sx += xi;
     sy += yi;

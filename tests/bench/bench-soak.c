@@ -3,17 +3,33 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * The soak: directorsrc (renew on, chunk-duration 5) for a long run
- * against the live reference service, with a fault injected every
- * --fault-every seconds through the service's admin API (per live
- * session), restreamed as H.264 + AAC in FLV with rtmp2sink to a local
- * nginx-rtmp (127.0.0.1 only, started here, `record all`). Not in CI, not
- * in the `bench` suite: `tests/bench/run --soak` runs it (30 minutes).
+ * against the live reference service, every session ended
+ * --session-seconds after its first frame (4: sessions of about 5 s, 300
+ * and more in 30 minutes), with a fault injected every --fault-every
+ * seconds through the service's admin API (per live session), restreamed
+ * as H.264 + AAC in FLV with rtmp2sink to a local nginx-rtmp (127.0.0.1
+ * only, started here, `record all`). Not in CI, not in the `bench` suite:
+ * `tests/bench/run --soak` runs it (30 minutes).
  *
  *   bench-soak                  30 minutes, a fault every 60 s
  *   bench-soak --minutes 5      5 minutes
  *   bench-soak --quick          about 60 s, a fault every 12 s
  *   bench-soak --faults zombie-peer,exhausted --fault-every 20
  *                               only these faults, in turn
+ *   bench-soak --session-seconds 0
+ *                               no renewals: only the faults end sessions
+ *
+ * The renewals: --session-seconds after a session's first frame the soak
+ * asks the service to end it (`exhaust_after: 0` for the live session:
+ * stream_exhausted, reason session_limit, as the service's session limit
+ * ends one) and directorsrc renews it; 4 s of video is past
+ * renew-min-media (2 s), so at once. Not the service's --session-limit:
+ * it counts from every session's start, and a fault needs its session for
+ * up to 10 s. While a fault is open (from its injection to SETTLE_MS
+ * after its recovery) nothing is renewed, so that no renewal passes for a
+ * fault's new session or its recovery; the next fault goes in at a
+ * renewal point instead of that renewal. The service runs with two
+ * runners: a renewed session starts while the one before still drains.
  *
  * The faults, in turn: a late chunk within the media timeout (stall 3 s),
  * the peer dropped, a service error (generation_failed), early exhaustion
@@ -31,16 +47,20 @@
  *   the faults that end a session; the next chunk of the same session for
  *   the others) and after how long, and how long the output was held
  *   (repeated frames, silence);
+ * - the renewals: how many, the time from the request to the new
+ *   session's first frame, and the warnings while no fault was open (a
+ *   renewal's backoff would be one);
  * - the element's output (pad probes): every video step one frame, every
  *   audio buffer starting where the one before ended;
  * - the received stream (nginx's recording, read with ffprobe; plus a
  *   live ffprobe of the RTMP URL now and then): H.264 and AAC, its
  *   duration against the wall time of the run (within 2 %), no timestamp
  *   gap beyond one frame (audio: one packet) and no backward step;
- * - resident memory of this process (the whole pipeline: element,
- *   encoders, muxer, sink) sampled every 10 s: after the warm-up and at
- *   the end, and the growth per hour (least squares over the samples after
- *   the warm-up); the service's too;
+ * - open descriptors (/proc/PID/fd) and resident memory of this process
+ *   (the whole pipeline: element, encoders, muxer, sink) and of the
+ *   service, with the session count, sampled every 10 s ("samples"): after
+ *   the warm-up and at the end, and the growth per 100 sessions and per
+ *   hour (least squares over the samples after the warm-up);
  * - CPU (user + system) of this process, the service and nginx, as a
  *   share of one core over the run.
  *
@@ -55,15 +75,18 @@
  *
  * "pass" is true when the soak ran its length (no EOS before its stop,
  * the service alive throughout), every fault recovered as expected, the
- * output and the recording have no gap, the durations agree within 2 %
- * and no error was posted. Needs nginx with libnginx-mod-rtmp, ffprobe, x264enc,
- * flvmux, rtmp2sink and an AAC encoder (tests/deps.sh).
+ * output and the recording have no gap, the durations agree within 2 %,
+ * no error was posted, no renewal got stuck, no warning came outside the
+ * faults, and neither process's descriptors grew by more than 2 per 100
+ * sessions (judged over 50 sessions after the warm-up at least). Needs
+ * nginx with libnginx-mod-rtmp, ffprobe, x264enc, flvmux, rtmp2sink and
+ * an AAC encoder (tests/deps.sh).
  *
  * This file drives the soak: its options, the faults and their injection
- * through the admin API, the bus, the timers, the pipeline and main ();
- * bench-soak-rtmp.c has nginx-rtmp and its recording, bench-soak-measure.c
- * the element's output, the samples and the result's statistics
- * (bench-soak.h: what they share).
+ * through the admin API, the renewals, the bus, the timers, the pipeline
+ * and main (); bench-soak-rtmp.c has nginx-rtmp and its recording,
+ * bench-soak-measure.c the element's output, the samples and the
+ * result's statistics (bench-soak.h: what they share).
  */
 
 #include <gio/gio.h>
@@ -78,6 +101,16 @@
 #define PING_EVERY_S 10
 #define LIVE_PROBE_EVERY_S 300
 #define FRAME (GST_SECOND / 24)
+/* a fault stays open this long after its recovery (the output's hold
+ * ends a little after the message that says it recovered) */
+#define SETTLE_MS 2000
+/* a renewal with no new session after this long is stuck */
+#define RENEW_STUCK_MS 20000
+/* descriptors may grow by at most this many per 100 sessions, judged
+ * over FDS_JUDGED_FROM sessions after the warm-up at least (fewer: a
+ * descriptor open at one sample moves the slope by more) */
+#define FDS_PER_100_MAX 2.0
+#define FDS_JUDGED_FROM 50
 
 static gdouble opt_minutes = 30;
 static gint opt_fault_every = 0;
@@ -85,6 +118,7 @@ static gchar *opt_resolution = NULL;
 static gchar *opt_keep = NULL;
 static gint opt_mux_latency = 200;
 static gchar *opt_faults = NULL;
+static gint opt_session_seconds = 4;
 
 /* ---- the faults ---- */
 
@@ -250,39 +284,93 @@ fault_inject (Soak * s)
   s->current = f;
 }
 
-/* every second: injects the next fault when it is due and the one before
- * has recovered (waiting at most one more period for that) */
+/* ---- renewals ---- */
+
+/* Ends the live session as a service's session limit does
+ * (stream_exhausted, reason session_limit): directorsrc renews it. Through
+ * the admin API rather than the service's --session-limit, which counts
+ * from the channel's opening for every session: a fault needs its session
+ * for up to 10 s (a late chunk of 7 s, media-timeout), so renewals pause
+ * while a fault is open. */
+static void
+renew (Soak * s, gdouble now)
+{
+  gchar *rules = g_strdup_printf ("{\"session_id\": \"%s\", "
+      "\"exhaust_after\": 0}", s->session);
+  gchar *answer = admin (s, "POST", "/admin/faults", rules);
+
+  if (answer_applied (answer) > 0) {
+    s->renewals++;
+    s->renewing = TRUE;
+    s->renew_at_ms = now;
+  } else {
+    /* the session had gone and the rule was stored for a session that
+     * never comes: cleared (no fault is open, so no rule of one waits) */
+    s->renewals_refused++;
+    s->renew_retry_ms = now + 1000;
+    g_free (admin (s, "DELETE", "/admin/faults", NULL));
+  }
+  g_free (answer);
+  g_free (rules);
+}
+
+/* every 250 ms: closes the open fault SETTLE_MS after its recovery (or
+ * gives up on it a period after the next one was due); then, with no
+ * fault open, at the live session's renewal point (--session-seconds after
+ * its first frame) injects the next fault when it is due, else renews the
+ * session. Without renewals (--session-seconds 0), injects the next fault
+ * when it is due. */
 static gdouble next_fault_ms;
 
 static gboolean
-fault_tick (gpointer data)
+session_tick (gpointer data)
 {
   Soak *s = data;
-  gdouble now = bench_now_ms ();
-  gboolean ready;
+  gdouble now = bench_now_ms (), period = opt_fault_every * 1000.0;
+  Fault *f = s->current;
+  gboolean due;
 
   if (s->stopping)
     return G_SOURCE_REMOVE;
-  if (now < next_fault_ms)
+  if (s->renewing && now > s->renew_at_ms + RENEW_STUCK_MS) {
+    g_printerr ("[%7.1f s] no new session %d s after a renewal\n",
+        since_start (s, now), RENEW_STUCK_MS / 1000);
+    s->renewals_stuck++;
+    s->renewing = FALSE;
+    s->renew_at_ms = 0;
+  }
+  if (f) {
+    if (fault_recovered (f) && now >= f->recovered_ms + SETTLE_MS) {
+      fault_close (s);
+    } else if (now >= f->at_ms + 2 * period) {
+      g_printerr ("[%7.1f s] fault %u (%s) not recovered; going on\n",
+          since_start (s, now), s->faults->len, f->kind->name);
+      fault_close (s);
+    } else {
+      if (now >= next_fault_ms && s->postponed++ % 40 == 0)
+        g_printerr ("[%7.1f s] next fault waits for the recovery\n",
+            since_start (s, now));
+      return G_SOURCE_CONTINUE;
+    }
+  }
+  if (s->session == NULL || s->session_ff_ms <= 0 || s->renewing)
     return G_SOURCE_CONTINUE;
   /* not in the last 20 s: the last fault must have time to recover */
-  if (now > s->end_ms - 20000)
-    return G_SOURCE_CONTINUE;
-  ready = s->session != NULL && (s->current == NULL ||
-      fault_recovered (s->current));
-  if (!ready && now < next_fault_ms + opt_fault_every * 1000.0) {
-    if (s->postponed++ % 10 == 0)
-      g_printerr ("[%7.1f s] next fault waits for the recovery\n",
-          since_start (s, now));
-    return G_SOURCE_CONTINUE;
+  due = now >= next_fault_ms && now <= s->end_ms - 20000;
+  if (opt_session_seconds > 0) {
+    if (now < s->session_ff_ms + opt_session_seconds * 1000.0 ||
+        now < s->renew_retry_ms)
+      return G_SOURCE_CONTINUE;
+    if (due) {
+      fault_inject (s);
+      next_fault_ms = now + period;
+    } else if (now < s->end_ms - opt_session_seconds * 1000.0) {
+      renew (s, now);
+    }
+  } else if (due) {
+    fault_inject (s);
+    next_fault_ms = now + period;
   }
-  if (s->session == NULL) {
-    /* no session to put it into: try again at the next period */
-    next_fault_ms = now + opt_fault_every * 1000.0;
-    return G_SOURCE_CONTINUE;
-  }
-  fault_inject (s);
-  next_fault_ms = now + opt_fault_every * 1000.0;
   return G_SOURCE_CONTINUE;
 }
 
@@ -302,24 +390,35 @@ on_element (Soak * s, const GstStructure * st, gdouble now)
     g_free (s->session);
     s->session = g_strdup (id);
     s->sessions++;
+    s->session_ff_ms = 0;
+    s->renewing = FALSE;
     if (f) {
       f->sessions++;
       f->attempts = MAX (f->attempts, attempts);
       f->new_session = TRUE;
     }
   } else if (g_str_equal (name, "session/first-frame")) {
+    s->session_ff_ms = now;
+    if (s->renew_at_ms > 0) {
+      bench_values_add (s->renew_gap_ms, now - s->renew_at_ms);
+      s->renew_at_ms = 0;
+    }
     if (f && f->kind->renews && f->new_session && f->recovered_ms < 0)
       f->recovered_ms = now;
   } else if (g_str_equal (name, "director/chunk")) {
+    Fault *last = s->faults->len ?
+        g_ptr_array_index (s->faults, s->faults->len - 1) : NULL;
+
     s->chunks++;
     if (f) {
       f->chunks++;
       if (!f->kind->renews && f->signalled && f->recovered_ms < 0 &&
           !f->new_session)
         f->recovered_ms = now;
-      if (f->recovered_ms > 0 && f->chunk_ms < 0)
-        f->chunk_ms = now;
     }
+    /* the first chunk after the recovery, also once the fault closed */
+    if (last && last->recovered_ms > 0 && last->chunk_ms < 0)
+      last->chunk_ms = now;
   } else if (g_str_equal (name, "director/deadline_missed")) {
     s->deadline_missed++;
     if (f) {
@@ -386,6 +485,10 @@ on_bus (GstBus * bus, GstMessage * msg, gpointer data)
           f->signalled = TRUE;
           f->signal_ms = now;
         }
+      } else if (!s->stopping) {
+        s->stray_warnings++;
+        if (s->stray_texts->len < 8)
+          g_ptr_array_add (s->stray_texts, g_strndup (err->message, 160));
       }
       break;
     case GST_MESSAGE_ERROR:
@@ -425,12 +528,14 @@ sample_tick (gpointer data)
   if (s->stopping)
     return G_SOURCE_REMOVE;
   sample (s);
-  if (s->sample_s->len % 30 == 0)
-    g_printerr ("[%7.1f s] rss %.1f MiB (service %.1f MiB), %u sessions, "
-        "%u faults\n", g_array_index (s->sample_s, gdouble,
-            s->sample_s->len - 1), g_array_index (s->rss_mb, gdouble,
-            s->rss_mb->len - 1), g_array_index (s->svc_rss_mb, gdouble,
-            s->svc_rss_mb->len - 1), s->sessions, s->faults->len);
+  if (s->sample_s->len % 6 == 0)
+    g_printerr ("[%7.1f s] rss %.1f MiB, %.0f fds (service %.1f MiB, %.0f "
+        "fds), %u sessions, %u faults\n", g_array_index (s->sample_s,
+            gdouble, s->sample_s->len - 1), g_array_index (s->rss_mb,
+            gdouble, s->rss_mb->len - 1), g_array_index (s->fds, gdouble,
+            s->fds->len - 1), g_array_index (s->svc_rss_mb, gdouble,
+            s->svc_rss_mb->len - 1), g_array_index (s->svc_fds, gdouble,
+            s->svc_fds->len - 1), s->sessions, s->faults->len);
   return G_SOURCE_CONTINUE;
 }
 
@@ -614,6 +719,13 @@ make_pipeline (Soak * s, const gchar * aacenc)
   return p;
 }
 
+/* MiB to whole KiB (NAN stays) */
+static gdouble
+kib (gdouble mb)
+{
+  return isnan (mb) ? NAN : (gdouble) (gint64) (mb * 1024 + 0.5);
+}
+
 static gboolean
 started (Soak * s)
 {
@@ -648,11 +760,12 @@ run (Soak * s)
   s->cpu0 = bench_self_cpu ();
   s->svc_cpu0 = bench_proc_cpu (bench_service_pid (s->svc));
   s->nginx_cpu0 = bench_proc_cpu (s->nginx_pid);
-  g_printerr ("first media; soaking for %.1f min, a fault every %d s\n",
-      opt_minutes, opt_fault_every);
+  g_printerr ("first media; soaking for %.1f min, a fault every %d s, "
+      "sessions renewed every %d s (0: not)\n", opt_minutes,
+      opt_fault_every, opt_session_seconds);
   sample (s);
   next_fault_ms = s->start_ms + opt_fault_every * 1000.0;
-  g_timeout_add_seconds (1, fault_tick, s);
+  g_timeout_add (250, session_tick, s);
   g_timeout_add_seconds (1, stop_tick, s);
   g_timeout_add_seconds (SAMPLE_EVERY_S, sample_tick, s);
   g_timeout_add_seconds (PROMPT_EVERY_S, prompt_tick, s);
@@ -679,6 +792,10 @@ main (int argc, char **argv)
     {"mux-latency", 0, 0, G_OPTION_ARG_INT, &opt_mux_latency,
           "flvmux's latency in ms (default 200; see the header)",
         "MS"},
+    {"session-seconds", 0, 0, G_OPTION_ARG_INT, &opt_session_seconds,
+        "End each session this long after its first frame, so that "
+          "directorsrc renews it (default 4; 0: only the faults end "
+          "sessions)", "S"},
     {"faults", 0, 0, G_OPTION_ARG_STRING, &opt_faults,
           "Only these kinds of fault, in turn (comma separated; default all)",
         "K,K"},
@@ -691,9 +808,9 @@ main (int argc, char **argv)
   gchar *flv, *codecs = NULL, *load_before, *load_after;
   const gchar *aacenc = have_element ("avenc_aac") ? "avenc_aac" : "voaacenc";
   gdouble wall_s, cpu_s, svc_cpu_s, nginx_cpu_s, warmup, v0, v1, span;
-  gdouble vdiff, adiff;
+  gdouble vdiff, adiff, fds100, svc_fds100;
   guint good, i;
-  gboolean recorded, pass;
+  gboolean recorded, pass, fds_ok;
   JsonBuilder *b;
 
   bench_init (&argc, &argv, "directorsrc soak: faults, renewals and a "
@@ -706,6 +823,10 @@ main (int argc, char **argv)
     return 2;
   if (opt_minutes <= 0 || opt_minutes > 24 * 60) {
     g_printerr ("--minutes: 0 to 1440\n");
+    return 2;
+  }
+  if (opt_session_seconds < 0 || opt_session_seconds > 3600) {
+    g_printerr ("--session-seconds: 0 to 3600\n");
     return 2;
   }
   for (i = 0; i < 5; i++) {
@@ -729,10 +850,19 @@ main (int argc, char **argv)
   s.sample_s = bench_values_new ();
   s.rss_mb = bench_values_new ();
   s.svc_rss_mb = bench_values_new ();
+  s.fds = bench_values_new ();
+  s.svc_fds = bench_values_new ();
+  s.sample_sessions = bench_values_new ();
+  s.renew_gap_ms = bench_values_new ();
+  s.stray_texts = g_ptr_array_new_with_free_func (g_free);
   s.http = soup_session_new_with_options ("timeout", 10, NULL);
   if (!nginx_start (&s))
     return 1;
-  s.svc = bench_service_start (NULL, NULL);
+  /* two runners: a renewed session starts while the one before still
+   * drains (its runner busy); with one, about one renewal in ten was
+   * refused (503 runner_scheduling_failure) and retried after 0.5 s */
+  s.svc = bench_service_start (opt_session_seconds > 0 ? "--runners=2" :
+      NULL, NULL);
   if (s.svc == NULL || (s.pipeline = make_pipeline (&s, aacenc)) == NULL) {
     nginx_stop (&s);
     return 1;
@@ -779,6 +909,7 @@ main (int argc, char **argv)
   bench_result_double (b, "minutes", opt_minutes);
   bench_result_int (b, "fault_every_s", opt_fault_every);
   bench_result_int (b, "mux_latency_ms", opt_mux_latency);
+  bench_result_int (b, "session_seconds", opt_session_seconds);
   bench_result_string (b, "resolution", opt_resolution ? opt_resolution :
       "768p");
   bench_result_string (b, "load_before", load_before);
@@ -803,6 +934,21 @@ main (int argc, char **argv)
   bench_result_int (b, "pongs", s.pongs);
   bench_result_double (b, "rtt_ms_median", bench_median (s.rtt));
   bench_result_double (b, "rtt_ms_max", bench_max (s.rtt));
+
+  /* the renewals between faults */
+  json_builder_set_member_name (b, "renewals");
+  json_builder_begin_object (b);
+  bench_result_int (b, "requested", s.renewals);
+  bench_result_int (b, "not_applied", s.renewals_refused);
+  bench_result_int (b, "stuck", s.renewals_stuck);
+  bench_result_values (b, "to_first_frame_ms", s.renew_gap_ms);
+  bench_result_int (b, "warnings_outside_faults", s.stray_warnings);
+  json_builder_set_member_name (b, "warning_texts");
+  json_builder_begin_array (b);
+  for (i = 0; i < s.stray_texts->len; i++)
+    json_builder_add_string_value (b, g_ptr_array_index (s.stray_texts, i));
+  json_builder_end_array (b);
+  json_builder_end_object (b);
 
   /* the element's output */
   json_builder_set_member_name (b, "output");
@@ -854,18 +1000,59 @@ main (int argc, char **argv)
   bench_result_double (b, "service_rss_end_mb", v1);
   bench_result_double (b, "service_rss_growth_mb_per_hour",
       slope_per_hour (s.sample_s, s.svc_rss_mb, warmup));
+  bench_result_double (b, "rss_growth_kb_per_100_sessions", 1024 * 100 *
+      slope_after (s.sample_s, s.sample_sessions, s.rss_mb, warmup));
+  bench_result_double (b, "service_rss_growth_kb_per_100_sessions",
+      1024 * 100 * slope_after (s.sample_s, s.sample_sessions,
+          s.svc_rss_mb, warmup));
+  json_builder_end_object (b);
+
+  /* open descriptors: growth per 100 sessions after the warm-up */
+  fds100 = 100 * slope_after (s.sample_s, s.sample_sessions, s.fds, warmup);
+  svc_fds100 = 100 * slope_after (s.sample_s, s.sample_sessions, s.svc_fds,
+      warmup);
+  json_builder_set_member_name (b, "descriptors");
+  json_builder_begin_object (b);
+  first_last (s.sample_s, s.sample_sessions, warmup, &v0, &v1);
+  bench_result_double (b, "sessions_after_warmup", v1 - v0);
+  fds_ok = !(v1 - v0 >= FDS_JUDGED_FROM) || (!(fds100 > FDS_PER_100_MAX) &&
+      !(svc_fds100 > FDS_PER_100_MAX));
+  bench_result_bool (b, "judged", v1 - v0 >= FDS_JUDGED_FROM);
+  bench_result_bool (b, "ok", fds_ok);
+  bench_result_double (b, "first", s.fds->len ?
+      g_array_index (s.fds, gdouble, 0) : NAN);
+  first_last (s.sample_s, s.fds, warmup, &v0, &v1);
+  bench_result_double (b, "after_warmup", v0);
+  bench_result_double (b, "end", v1);
+  bench_result_double (b, "max", bench_max (s.fds));
+  bench_result_double (b, "growth_per_100_sessions", fds100);
+  bench_result_double (b, "service_first", s.svc_fds->len ?
+      g_array_index (s.svc_fds, gdouble, 0) : NAN);
+  first_last (s.sample_s, s.svc_fds, warmup, &v0, &v1);
+  bench_result_double (b, "service_after_warmup", v0);
+  bench_result_double (b, "service_end", v1);
+  bench_result_double (b, "service_max", bench_max (s.svc_fds));
+  bench_result_double (b, "service_growth_per_100_sessions", svc_fds100);
+  bench_result_double (b, "limit_per_100_sessions", FDS_PER_100_MAX);
+  json_builder_end_object (b);
+
+  /* the series, every SAMPLE_EVERY_S (null: the service had gone) */
   json_builder_set_member_name (b, "samples");
   json_builder_begin_array (b);
   for (i = 0; i < s.sample_s->len; i++) {
-    json_builder_begin_array (b);
-    json_builder_add_double_value (b, g_array_index (s.sample_s, gdouble, i));
-    json_builder_add_double_value (b, g_array_index (s.rss_mb, gdouble, i));
-    json_builder_add_double_value (b, isnan (g_array_index (s.svc_rss_mb,
-                gdouble, i)) ? 0 : g_array_index (s.svc_rss_mb, gdouble, i));
-    json_builder_end_array (b);
+    json_builder_begin_object (b);
+    bench_result_double (b, "t", g_array_index (s.sample_s, gdouble, i));
+    bench_result_int (b, "sessions", g_array_index (s.sample_sessions,
+            gdouble, i));
+    bench_result_double (b, "fds", g_array_index (s.fds, gdouble, i));
+    bench_result_double (b, "rss_kb", kib (g_array_index (s.rss_mb,
+                gdouble, i)));
+    bench_result_double (b, "svc_fds", g_array_index (s.svc_fds, gdouble, i));
+    bench_result_double (b, "svc_rss_kb", kib (g_array_index (s.svc_rss_mb,
+                gdouble, i)));
+    json_builder_end_object (b);
   }
   json_builder_end_array (b);
-  json_builder_end_object (b);
   json_builder_set_member_name (b, "cpu");
   json_builder_begin_object (b);
   bench_result_double (b, "process_pct_of_core", wall_s > 0 ?
@@ -882,20 +1069,22 @@ main (int argc, char **argv)
       video.packets > 0 && audio.packets > 0 && video.gaps == 0 &&
       audio.gaps == 0 && video.backwards == 0 && audio.backwards == 0 &&
       fabs (vdiff) <= 2 && fabs (adiff) <= 2 && s.live_ok > 0 &&
-      s.live_failed == 0;
+      s.live_failed == 0 && s.renewals_stuck == 0 && s.stray_warnings == 0
+      && (opt_session_seconds == 0 || s.renewals > 0) && fds_ok;
   bench_result_bool (b, "pass", pass);
   bench_result_end (b);
   g_printerr ("soak: %s; %u/%u faults as expected, %u sessions; recording "
       "video %.1f s (%+.2f %%), audio %.1f s (%+.2f %%) of %.1f s wall, "
       "gaps %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT ", backward %"
       G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "; rss %.1f -> %.1f MiB; "
-      "cpu %.0f %% of a core\n", pass ? "PASS" : "FAIL", good,
+      "fds %+.2f (service %+.2f) per 100 sessions; cpu %.0f %% of a core\n",
+      pass ? "PASS" : "FAIL", good,
       s.faults->len, s.sessions, video.end - video.first, vdiff,
       audio.end - audio.first, adiff, wall_s, video.gaps, audio.gaps,
       video.backwards, audio.backwards, s.rss_mb->len ?
       g_array_index (s.rss_mb, gdouble, 0) : NAN, s.rss_mb->len ?
       g_array_index (s.rss_mb, gdouble, s.rss_mb->len - 1) : NAN,
-      wall_s > 0 ? 100 * cpu_s / wall_s : NAN);
+      fds100, svc_fds100, wall_s > 0 ? 100 * cpu_s / wall_s : NAN);
 
   gst_object_unref (s.src);
   gst_object_unref (s.pipeline);
@@ -904,6 +1093,11 @@ main (int argc, char **argv)
   g_array_unref (s.sample_s);
   g_array_unref (s.rss_mb);
   g_array_unref (s.svc_rss_mb);
+  g_array_unref (s.fds);
+  g_array_unref (s.svc_fds);
+  g_array_unref (s.sample_sessions);
+  g_array_unref (s.renew_gap_ms);
+  g_ptr_array_unref (s.stray_texts);
   g_array_unref (video.steps);
   g_array_unref (audio.steps);
   g_array_unref (video.gap_at);

@@ -17,10 +17,8 @@
 #include "bench-common.h"
 
 G_BEGIN_DECLS
-
 /* ---- the faults ---- */
-
-typedef enum
+    typedef enum
 {
   SIG_DEADLINE,                 /* director/deadline_missed */
   SIG_ERROR,                    /* director/error */
@@ -95,8 +93,19 @@ typedef struct
   guint sessions, warnings, deadline_missed, director_errors, exhausted;
   guint chunks, prompts_set, prompts_applied, pongs;
   GArray *rtt;
+  /* renewals (--session-seconds): the soak ends the live session that
+   * long after its first frame, except while a fault is open */
+  gdouble session_ff_ms;        /* the live session's first frame; 0: none */
+  gboolean renewing;            /* asked; no new session negotiated yet */
+  gdouble renew_at_ms, renew_retry_ms;
+  guint renewals, renewals_refused, renewals_stuck;
+  GArray *renew_gap_ms;         /* the request to the new first frame */
+  /* warnings while no fault was open (a renewal's backoff, ...) */
+  guint stray_warnings;
+  GPtrArray *stray_texts;
   /* samples every SAMPLE_EVERY_S */
   GArray *sample_s, *rss_mb, *svc_rss_mb;
+  GArray *fds, *svc_fds, *sample_sessions;      /* descriptors, sessions */
   gdouble cpu0, svc_cpu0, nginx_cpu0;
   /* nginx */
   GSubprocess *nginx;
@@ -151,6 +160,9 @@ void sample (Soak * s);
 /* least squares slope of @y over @x (per hour of x seconds), from the
  * first x >= @from */
 gdouble slope_per_hour (GArray * x, GArray * y, gdouble from);
+/* least squares slope of @y over @x, over the samples whose time @t is
+ * >= @from */
+gdouble slope_after (GArray * t, GArray * x, GArray * y, gdouble from);
 /* the first sample at or after @from, and the last */
 void first_last (GArray * x, GArray * y, gdouble from, gdouble * first,
     gdouble * last);
@@ -159,5 +171,4 @@ guint add_faults (JsonBuilder * b, Soak * s);
 void add_track (JsonBuilder * b, const gchar * key, Track * t);
 
 G_END_DECLS
-
 #endif /* __BENCH_SOAK_H__ */

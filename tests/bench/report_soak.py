@@ -1,10 +1,30 @@
 """Section 9 of docs/performance.md (report.py): the soak
 (tests/bench/bench-soak.c, run by tests/bench/run --soak), from its JSON
 result.
+
+The descriptor and memory curves are a table of the samples (one a
+minute), not a plot: no plotting tool is among the project's packages
+(tests/deps.sh), and no other report draws one.
 """
 import math
 
 from report_common import fmt, table, verdict
+
+
+def series_rows(samples, every_s=60):
+    """The samples about every @every_s seconds, and the last one."""
+    rows, next_t = [], 0
+    for i, x in enumerate(samples):
+        t = x.get("t") or 0
+        # the samples come every 10 s, give or take a few hundred ms
+        if t + 5 >= next_t or i == len(samples) - 1:
+            rows.append(x)
+            next_t = t + every_s
+    return rows
+
+
+def mib(kb):
+    return None if kb is None else kb / 1024
 
 
 def section_soak(doc, r):
@@ -22,8 +42,17 @@ def section_soak(doc, r):
     out = r.get("output", {})
     mem = r.get("memory", {})
     cpu = r.get("cpu", {})
+    ren = r.get("renewals", {})
+    fds = r.get("descriptors", {})
+    every = r.get("session_seconds", 0)
+    renewing = (f"every session ended {every} s after its first frame "
+                f"(`stream_exhausted`, `session_limit`, through the admin "
+                f"API; not while a fault is open), so that the element "
+                f"renews it, "
+                if every else "")
     doc.add(f"directorsrc (renew on, chunks of 5 s) against the live "
-            f"reference service for {fmt(r['minutes'], ' min', 1)}, a fault "
+            f"reference service for {fmt(r['minutes'], ' min', 1)}, "
+            f"{renewing}a fault "
             f"injected every {r['fault_every_s']} s through the service's "
             f"admin API into the live session, restreamed as H.264 + AAC in "
             f"FLV (`x264enc` ultrafast, `flvmux latency="
@@ -77,6 +106,20 @@ def section_soak(doc, r):
                    "new sessions", "warnings", "recovered within (worst)",
                    "video held (worst)"], rows))
     doc.add()
+    if every:
+        gap = ren.get("to_first_frame_ms") or {}
+        doc.add(f"Renewals between the faults: {ren.get('requested', 0)} "
+                f"asked ({ren.get('not_applied', 0)} not applied, "
+                f"{ren.get('stuck', 0)} without a new session within "
+                f"20 s); from the request to the new session's first frame "
+                f"{fmt(gap.get('median'), ' ms', 0)} median, "
+                f"{fmt(gap.get('max'), ' ms', 0)} at most; "
+                f"{ren.get('warnings_outside_faults', 0)} warnings outside "
+                f"the faults (a renewal that was not immediate, or a "
+                f"backoff, would be one).")
+        for text in ren.get("warning_texts", [])[:3]:
+            doc.add(f"- `{text}`")
+        doc.add()
     wall = r.get("wall_s")
     rows = []
     for key, label in [("video", "video (H.264)"), ("audio", "audio (AAC)")]:
@@ -131,6 +174,58 @@ def section_soak(doc, r):
     doc.add(table(["process", "RSS after warm-up", "RSS at the end",
                    "growth", "CPU"], rows))
     doc.add()
+    if fds:
+        limit = fds.get("limit_per_100_sessions", 2)
+        judged = fds.get("judged", True)
+
+        def fd_ok(v):
+            return None if v is None or not judged else v <= limit
+
+        rows = [["pipeline process", fmt(fds.get("first"), "", 0),
+                 fmt(fds.get("after_warmup"), "", 0),
+                 fmt(fds.get("end"), "", 0), fmt(fds.get("max"), "", 0),
+                 fmt(fds.get("growth_per_100_sessions"), "", 2),
+                 fmt(mem.get("rss_growth_kb_per_100_sessions"), " KiB", 0),
+                 verdict(fd_ok(fds.get("growth_per_100_sessions")))],
+                ["reference service", fmt(fds.get("service_first"), "", 0),
+                 fmt(fds.get("service_after_warmup"), "", 0),
+                 fmt(fds.get("service_end"), "", 0),
+                 fmt(fds.get("service_max"), "", 0),
+                 fmt(fds.get("service_growth_per_100_sessions"), "", 2),
+                 fmt(mem.get("service_rss_growth_kb_per_100_sessions"),
+                     " KiB", 0),
+                 verdict(fd_ok(fds.get("service_growth_per_100_sessions")))]]
+        doc.add(f"Open descriptors (`/proc/PID/fd`, every 10 s) at the "
+                f"first sample, after the warm-up, at the end and at most, "
+                f"and the growth per 100 sessions (least squares over the "
+                f"samples after the warm-up, "
+                f"{fmt(fds.get('sessions_after_warmup'), '', 0)} sessions); "
+                f"more than {fmt(limit, '', 0)} per 100 sessions fails the "
+                f"soak"
+                + ("" if judged else " (not judged here: fewer than 50 "
+                   "sessions after the warm-up)")
+                + ". The resident memory's growth per 100 sessions the "
+                f"same way:")
+        doc.add()
+        doc.add(table(["process", "descriptors first", "after warm-up",
+                       "end", "max", "growth per 100 sessions",
+                       "RSS per 100 sessions", "result"], rows))
+        doc.add()
+    samples = r.get("samples") or []
+    if samples and isinstance(samples[0], dict):
+        rows = [[fmt(x.get("t"), " s", 0), x.get("sessions", "n/a"),
+                 fmt(x.get("fds"), "", 0), fmt(mib(x.get("rss_kb")), "", 1),
+                 fmt(x.get("svc_fds"), "", 0),
+                 fmt(mib(x.get("svc_rss_kb")), "", 1)]
+                for x in series_rows(samples)]
+        doc.add("The curves, one sample a minute (all of them, every 10 s, "
+                "are `samples` in the JSON result; a table, as no plotting "
+                "tool is among the project's packages):")
+        doc.add()
+        doc.add(table(["time", "sessions", "pipeline fds",
+                       "pipeline RSS (MiB)", "service fds",
+                       "service RSS (MiB)"], rows))
+        doc.add()
     doc.add("How to read the memory figures: "
             "[reliability.md](reliability.md#soak-results) (resident memory "
             "grew in steps at renewals there, glibc's per-thread malloc "
@@ -146,7 +241,22 @@ def section_soak(doc, r):
             (f"{vd:+.2f} %, " if vd is not None else "n/a, ")
             + f"{rec.get('video', {}).get('gaps', '?')} + "
             f"{rec.get('audio', {}).get('gaps', '?')} gaps", "—", "—",
-            "±2 %, no gap", verdict(r.get("pass")))
+            "±2 %, no gap",
+            verdict(vd is not None and abs(vd) <= 2
+                    and rec.get("video", {}).get("gaps") == 0
+                    and rec.get("audio", {}).get("gaps") == 0))
+    if fds:
+        doc.row("Soak: descriptors per 100 sessions (pipeline, service)",
+                f"{fmt(fds.get('growth_per_100_sessions'), '', 1)}, "
+                f"{fmt(fds.get('service_growth_per_100_sessions'), '', 1)}",
+                "—", "—",
+                f"≤ {fmt(fds.get('limit_per_100_sessions', 2), '', 0)}",
+                verdict(None if not fds.get("judged", True) else
+                        fds.get("ok") if "ok" in fds else
+                        all(v is not None and v <= fds.get(
+                            "limit_per_100_sessions", 2) for v in
+                            [fds.get("growth_per_100_sessions"),
+                             fds.get("service_growth_per_100_sessions")])))
     doc.row("Soak: pipeline RSS after warm-up → end",
             f"{fmt(mem.get('rss_start_mb'), ' MiB', 0)} → "
             f"{fmt(mem.get('rss_end_mb'), ' MiB', 0)} "

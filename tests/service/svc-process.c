@@ -9,6 +9,7 @@
  */
 
 #include <signal.h>
+#include <stdlib.h>
 #include <gio/gio.h>
 
 #include "svc-process.h"
@@ -70,6 +71,15 @@ const gchar *
 svc_process_url (SvcProcess * p)
 {
   return p->url;
+}
+
+gint
+svc_process_pid (SvcProcess * p)
+{
+  const gchar *id = g_subprocess_get_identifier (p->process);
+
+  g_assert (id != NULL);
+  return atoi (id);
 }
 
 static void

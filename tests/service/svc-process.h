@@ -17,6 +17,8 @@ typedef struct _SvcProcess SvcProcess;
 SvcProcess *svc_process_start (const gchar * first_arg, ...)
     G_GNUC_NULL_TERMINATED;
 const gchar *svc_process_url (SvcProcess * process);
+/* the service's process id, for what /proc says of it */
+gint svc_process_pid (SvcProcess * process);
 gint svc_process_stop (SvcProcess * process, gchar ** log);
 /* a checked teardown of every suite: lets ending threads end before the
  * test process exits */

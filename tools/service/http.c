@@ -483,6 +483,23 @@ handle_request (SoupServer * server, SoupServerMessage * msg,
  * life
  * ---------------------------------------------------------------- */
 
+/* Every answer closes its connection. libsoup 3.2's SoupServer never
+ * notices that a client closed a kept-alive connection while it was idle
+ * (between two requests): the message that would read the next request
+ * ends without telling the server, so the connection stayed in CLOSE-WAIT
+ * for good, a descriptor per request or session (issue 28; libsoup 3.3
+ * fixed it). With `Connection: close` on the answer the server closes the
+ * connection itself once the answer is written, the event stream of a
+ * session when the session ends. What it costs: a client opens a
+ * connection per request (sessions open one each anyway). */
+static void
+on_request_started (SoupServer * server, SoupServerMessage * msg,
+    gpointer user_data)
+{
+  soup_message_headers_replace (soup_server_message_get_response_headers
+      (msg), "Connection", "close");
+}
+
 SvcService *
 svc_service_new (SvcConfig * config, GPtrArray * rules, GError ** error)
 {
@@ -498,6 +515,8 @@ svc_service_new (SvcConfig * config, GPtrArray * rules, GError ** error)
   service->rules = rules;
   service->server = soup_server_new ("server-header", "gst-session-service/"
       PACKAGE_VERSION " ", NULL);
+  g_signal_connect (service->server, "request-started",
+      G_CALLBACK (on_request_started), NULL);
   soup_server_add_early_handler (service->server, NULL, early_body_check,
       service, NULL);
   soup_server_add_handler (service->server, NULL, handle_request, service,

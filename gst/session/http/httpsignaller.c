@@ -6,6 +6,13 @@
  * operation over HTTP: its properties, start() (the offer it POSTs; the
  * attempt itself is in signalling-attempt.c), prepare() (the connection
  * opened ahead of the start) and stop().
+ *
+ * The SoupSession lives from the first prepare() or start() to the next
+ * stop(): stop() closes its connections, so none toward the service
+ * outlives the element's run (issue 28). libsoup keeps a connection whose
+ * answer was read whole for a next request, but a start-session POST
+ * never takes one, only the fresh connection of a prepare(): nothing was
+ * reused across a stop, and the next prepare() opens the next one.
  */
 
 #ifdef HAVE_CONFIG_H
@@ -67,9 +74,12 @@ struct _GstSessionHttpSignaller
   gboolean tls_validation;
   gchar *session_id;
   Call *call;
-  /* made at the first start(), kept for all; each attempt holds a
-   * reference (the attempt may outlive the signaller) */
+  /* made at the first prepare() or start() after a stop(), on the
+   * thread-default context then (@session_context), dropped by stop();
+   * each attempt holds a reference (the attempt may outlive the
+   * signaller) */
   SoupSession *session;
+  GMainContext *session_context;
   /* prepare(): the connection made ahead of the next start */
   GCancellable *preconnect;
   gboolean preconnected;
@@ -107,6 +117,39 @@ G_DEFINE_TYPE_WITH_CODE (GstSessionHttpSignaller, gst_session_http_signaller,
     G_IMPLEMENT_INTERFACE (GST_SESSION_TYPE_SIGNALLER,
         gst_session_http_signaller_iface_init));
 
+/* With the object lock: the session, made now if there is none. */
+static SoupSession *
+ref_session_locked (GstSessionHttpSignaller * self)
+{
+  if (self->session == NULL) {
+    self->session = gst_session_http_session_new ();
+    self->session_context = g_main_context_ref_thread_default ();
+  }
+  return g_object_ref (self->session);
+}
+
+static gboolean
+close_session_in_context (gpointer user_data)
+{
+  /* the request of a stopped attempt is cancelled already; the idle
+   * connections close now, even while an ending attempt still holds the
+   * session */
+  soup_session_abort (SOUP_SESSION (user_data));
+  return G_SOURCE_REMOVE;
+}
+
+/* Closes the connections of a session taken from the signaller and drops
+ * it, on the context it was made on (libsoup 3.2: a session's API other
+ * than sending belongs to the thread that made it); at once when this
+ * thread runs that context, or none does. */
+static void
+close_session (SoupSession * session, GMainContext * context)
+{
+  g_main_context_invoke_full (context, G_PRIORITY_DEFAULT,
+      close_session_in_context, session, g_object_unref);
+  g_main_context_unref (context);
+}
+
 static gboolean
 gst_session_http_signaller_start (GstSessionSignaller * signaller,
     const gchar * offer_sdp, const gchar * session_id, GError ** error)
@@ -117,7 +160,6 @@ gst_session_http_signaller_start (GstSessionSignaller * signaller,
   gboolean tls_validation;
   GUri *uri;
   Call *call, *old = NULL;
-  SoupSession *session;
   GBytes *body;
 
   GST_OBJECT_LOCK (self);
@@ -126,16 +168,11 @@ gst_session_http_signaller_start (GstSessionSignaller * signaller,
   timeout = self->timeout;
   keepalive_timeout = self->keepalive_timeout;
   tls_validation = self->tls_validation;
-  if (self->session == NULL)
-    self->session = gst_session_http_session_new ();
-  session = g_object_ref (self->session);
   GST_OBJECT_UNLOCK (self);
 
   uri = gst_session_http_parse_url (url, "start-session URL", error);
-  if (uri == NULL) {
-    g_object_unref (session);
+  if (uri == NULL)
     goto refused;
-  }
 
   call = g_new0 (Call, 1);
   call->refcount = 1;
@@ -147,7 +184,6 @@ gst_session_http_signaller_start (GstSessionSignaller * signaller,
   call->timeout = timeout;
   call->keepalive_timeout = keepalive_timeout;
 
-  call->session = session;
   /* no redirects: a redirect would take the key elsewhere */
   body = build_offer (offer_sdp, session_id);
   call->msg = gst_session_http_request_new_from_uri (SOUP_METHOD_POST, uri,
@@ -175,6 +211,9 @@ gst_session_http_signaller_start (GstSessionSignaller * signaller,
     g_uri_unref (uri);
     goto refused;
   }
+  /* taken with the attempt: a stop() before has closed the last session,
+   * one after closes this one */
+  call->session = ref_session_locked (self);
   old = self->call;
   self->call = signalling_call_ref (call);
   g_free (self->session_id);
@@ -271,9 +310,6 @@ gst_session_http_signaller_prepare (GstSessionSignaller * signaller)
   }
   url = g_strdup (self->url);
   tls_validation = self->tls_validation;
-  if (self->session == NULL)
-    self->session = gst_session_http_session_new ();
-  session = g_object_ref (self->session);
   GST_OBJECT_UNLOCK (self);
 
   uri = gst_session_http_parse_url (url, "start-session URL", NULL);
@@ -281,13 +317,13 @@ gst_session_http_signaller_prepare (GstSessionSignaller * signaller)
   msg = uri ? gst_session_http_request_new_from_uri (SOUP_METHOD_POST, uri,
       NULL, NULL, NULL, tls_validation, NULL) : NULL;
   g_clear_pointer (&uri, g_uri_unref);
-  if (msg == NULL) {
-    g_object_unref (session);
+  if (msg == NULL)
     return;
-  }
   cancellable = g_cancellable_new ();
   GST_OBJECT_LOCK (self);
   self->preconnect = g_object_ref (cancellable);
+  /* with the preconnect: a stop() after closes this session */
+  session = ref_session_locked (self);
   GST_OBJECT_UNLOCK (self);
   p = g_new0 (Preconnect, 1);
   g_weak_ref_init (&p->signaller, self);
@@ -298,11 +334,16 @@ gst_session_http_signaller_prepare (GstSessionSignaller * signaller)
   g_object_unref (session);
 }
 
+/* Ends the attempt and closes every connection of the session: the
+ * stopped attempt's, those libsoup kept after answers read whole, and
+ * the one prepare() opened (no start takes it after a stop). */
 static void
 gst_session_http_signaller_stop (GstSessionSignaller * signaller)
 {
   GstSessionHttpSignaller *self = GST_SESSION_HTTP_SIGNALLER (signaller);
   GCancellable *preconnect;
+  SoupSession *session;
+  GMainContext *session_context;
   Call *call;
 
   GST_OBJECT_LOCK (self);
@@ -310,6 +351,8 @@ gst_session_http_signaller_stop (GstSessionSignaller * signaller)
   self->call = NULL;
   preconnect = g_steal_pointer (&self->preconnect);
   self->preconnected = FALSE;
+  session = g_steal_pointer (&self->session);
+  session_context = g_steal_pointer (&self->session_context);
   GST_OBJECT_UNLOCK (self);
 
   if (preconnect) {
@@ -322,6 +365,11 @@ gst_session_http_signaller_stop (GstSessionSignaller * signaller)
         signalling_call_is_done (call) ? " (already over)" : "");
     signalling_call_stop (call);
     signalling_call_unref (call);
+  }
+
+  if (session) {
+    GST_DEBUG_OBJECT (self, "closing the connections to the service");
+    close_session (session, session_context);
   }
 }
 
@@ -416,7 +464,9 @@ gst_session_http_signaller_finalize (GObject * object)
   if (self->preconnect)
     g_cancellable_cancel (self->preconnect);
   g_clear_object (&self->preconnect);
-  g_clear_object (&self->session);
+  if (self->session)
+    close_session (g_steal_pointer (&self->session),
+        g_steal_pointer (&self->session_context));
 
   G_OBJECT_CLASS (gst_session_http_signaller_parent_class)->finalize (object);
 }

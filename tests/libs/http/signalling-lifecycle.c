@@ -158,6 +158,77 @@ GST_START_TEST (test_prepare_opens_the_connection)
 
 GST_END_TEST;
 
+/* Start and stop cycles the way an element runs them (prepare(), the
+ * start, its end, stop()), each ending another way: a JSON answer, a
+ * refusal, an event stream the service ends, a prepare() with no start.
+ * libsoup keeps a connection whose answer was read whole for a next
+ * request: after the last stop none toward the service stays open
+ * (issue 28: 200 sessions of an element left up to 4 once it stopped). */
+GST_START_TEST (test_stop_closes_connections)
+{
+  TestServer *ts = test_server_new (MODE_RESPONSE);
+  Record r = { 0, };
+  GstSessionHttpSignaller *sig = signaller_new (ts->url, TEST_KEY, &r);
+  GUri *uri = g_uri_parse (ts->url, G_URI_FLAGS_NONE, NULL);
+  guint port = g_uri_get_port (uri);
+  gchar *answer = answer_json ("answer", TRUE);
+  guint i, left;
+
+  for (i = 0; i < 3; i++) {
+    test_server_set_response (ts, 200, "application/json", answer);
+    gst_session_signaller_prepare (GST_SESSION_SIGNALLER (sig));
+    start (sig, TEST_SESSION_ID, &r);
+    WAIT_FOR (r.answers == i + 1);
+    gst_session_signaller_stop (GST_SESSION_SIGNALLER (sig));
+  }
+
+  test_server_set_response (ts, 503, "application/json",
+      "{\"detail\": \"busy\", \"error_type\": "
+      "\"runner_scheduling_failure\"}");
+  gst_session_signaller_prepare (GST_SESSION_SIGNALLER (sig));
+  start (sig, TEST_SESSION_ID, &r);
+  WAIT_FOR (r.errors == 1);
+  gst_session_signaller_stop (GST_SESSION_SIGNALLER (sig));
+
+  ts->mode = MODE_SSE_CLOSE;
+  gst_session_signaller_prepare (GST_SESSION_SIGNALLER (sig));
+  start (sig, TEST_SESSION_ID, &r);
+  WAIT_FOR (r.closeds == 1);
+  gst_session_signaller_stop (GST_SESSION_SIGNALLER (sig));
+
+  /* the next session's connection opened ahead, then no session */
+  gst_session_signaller_prepare (GST_SESSION_SIGNALLER (sig));
+  WAIT_FOR (connections_to (port) >= 1);
+  drain_context ();
+  gst_session_signaller_stop (GST_SESSION_SIGNALLER (sig));
+
+  WAIT_FOR_MS ((left = connections_to (port)) == 0, 2000);
+  fail_unless (left == 0, "%u connection(s) toward the service still open "
+      "after the last stop", left);
+  assert_equals_int (ts->requests, 5);
+
+  /* and a start after it still takes the connection opened ahead */
+  ts->mode = MODE_SLOW;
+  gst_session_signaller_prepare (GST_SESSION_SIGNALLER (sig));
+  WAIT_FOR (connections_to (port) == 1);
+  drain_context ();
+  start (sig, TEST_SESSION_ID, &r);
+  WAIT_FOR (ts->requests == 6);
+  assert_equals_int (connections_to (port), 1);
+  gst_session_signaller_stop (GST_SESSION_SIGNALLER (sig));
+  WAIT_FOR_MS ((left = connections_to (port)) == 0, 2000);
+  fail_unless (left == 0, "%u connection(s) toward the service still open "
+      "after the last stop", left);
+
+  g_free (answer);
+  g_uri_unref (uri);
+  signaller_free (sig);
+  test_server_free (ts);
+  record_clear (&r);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_stop_before_answer)
 {
   TestServer *ts = test_server_new (MODE_SLOW);
@@ -545,6 +616,7 @@ signalling_lifecycle_suite (void)
   tcase_add_test (tc, test_start_refused);
   tcase_add_test (tc, test_stop_before_answer);
   tcase_add_test (tc, test_prepare_opens_the_connection);
+  tcase_add_test (tc, test_stop_closes_connections);
   tcase_add_test (tc, test_stop_from_handler);
   tcase_add_test (tc, test_https_validation);
   tcase_add_test (tc, test_private_thread);

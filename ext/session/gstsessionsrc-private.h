@@ -83,6 +83,7 @@ typedef struct
   /* context thread only */
   GstSessionStage *stage;
   GstSessionSignaller *signaller;       /* the current attempt's */
+  gboolean prepared;            /* the configured one was told to prepare */
   /* object lock: the one the property sets (an HTTP one by default) */
   GstSessionSignaller *configured_signaller;
   GstSessionLifecycle lifecycle;

@@ -110,7 +110,18 @@ src_teardown_session (GstSessionSrc * self)
     g_signal_handlers_disconnect_by_data (priv->signaller, self);
     gst_session_signaller_stop (priv->signaller);
     g_clear_object (&priv->signaller);
+  } else if (priv->prepared) {
+    /* the attempt ended before its offer: the connection prepared ahead
+     * (and its session thread's context) must not outlive it */
+    GstSessionSignaller *signaller;
+
+    GST_OBJECT_LOCK (self);
+    signaller = g_object_ref (priv->configured_signaller);
+    GST_OBJECT_UNLOCK (self);
+    gst_session_signaller_stop (signaller);
+    g_object_unref (signaller);
   }
+  priv->prepared = FALSE;
   if (priv->stage) {
     /* a streaming thread of the stage that waits for the other stream
      * (gst_session_output_hold_begins) goes on at once */
@@ -368,6 +379,7 @@ prepare_signaller (GstSessionSrc * self)
   g_free (url);
   g_free (key);
   gst_session_signaller_prepare (signaller);
+  priv->prepared = TRUE;
   g_object_unref (signaller);
 }
 

@@ -89,6 +89,23 @@ find_session (SvcService * service, const gchar * id)
   return NULL;
 }
 
+/* Every runner of @app busy: closes the sessions whose client closed
+ * its event stream already, the main loop not having got to it yet (a
+ * renewal ends its session, then posts the next start at once). */
+static void
+reap_gone_clients (SvcService * service, GstSessionApp app)
+{
+  /* closing one makes the registry forget it: a reference each meanwhile */
+  GList *copy = g_list_copy (service->sessions), *l;
+
+  for (l = copy; l; l = l->next)
+    svc_session_ref (l->data);
+  for (l = copy; l; l = l->next)
+    if (svc_session_get_app (l->data) == app)
+      svc_session_poll_client (l->data);
+  g_list_free_full (copy, (GDestroyNotify) svc_session_unref);
+}
+
 /* A session closed or its response finished: forget it once both. */
 static void
 session_changed (SvcSession * session, gpointer user_data)
@@ -220,6 +237,8 @@ start_session (SvcService * service, SoupServerMessage * msg, GstSessionApp app)
     json_node_unref (root);
     return;
   }
+  if (count_sessions (service, app) >= service->config->runners)
+    reap_gone_clients (service, app);
   if (count_sessions (service, app) >= service->config->runners) {
     GST_INFO ("no runner free for a %s session", gst_session_app_get_name
         (app));

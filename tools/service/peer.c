@@ -12,8 +12,15 @@
  * queues a PeerEvent onto the main context; the session's callbacks run
  * there, and never after svc_peer_free() (the closed flag).
  *
- * Locks: SvcPeer.lock ("peer lock") protects channel and candidates, the
- * two fields written by webrtcbin threads. A leaf lock.
+ * webrtcbin's promises: each operation in flight (set-remote-description,
+ * create-answer, set-local-description) has its promise kept in the peer
+ * until webrtcbin replies. GStreamer 1.22's webrtcbin drops an operation
+ * still queued when it goes from READY to NULL without replying to it
+ * (_stop_thread, _free_op): svc_peer_free() interrupts what is left, so
+ * that each promise, and the peer reference it holds, is let go once.
+ *
+ * Locks: SvcPeer.lock ("peer lock") protects channel, candidates and the
+ * other fields written by webrtcbin threads. A leaf lock.
  */
 
 #include <string.h>
@@ -29,6 +36,15 @@
 
 #define GATHER_POLL_MS 5
 
+/* webrtcbin's operations of a negotiation, each with its promise */
+typedef enum
+{
+  OP_SET_REMOTE,
+  OP_CREATE_ANSWER,
+  OP_SET_LOCAL,
+  N_OPS
+} PeerOp;
+
 struct _SvcPeer
 {
   gint ref_count;
@@ -40,6 +56,8 @@ struct _SvcPeer
 
   GstElement *pipeline;
   GstElement *webrtc;
+  GstElement *rtpbin;           /* with element_added_handler */
+  gulong element_added_handler;
   guint bus_watch;
 
   /* main thread */
@@ -53,6 +71,9 @@ struct _SvcPeer
   GstWebRTCDataChannel *channel;
   GPtrArray *candidates;        /* "mline candidate" strings */
   GObject *rtp_session;         /* RTPSession, for receiver reports */
+  GstPromise *pending[N_OPS];   /* a reference each, until the reply */
+  gboolean stopped;             /* svc_peer_free took the pending ones */
+  gint sctp_id;                 /* the SCTP association's, -1: none yet */
 
   /* main thread: the video's ULPFEC follows its receiver's loss */
   GstWebRTCRTPTransceiver *fec_trans;
@@ -90,6 +111,8 @@ peer_ref (SvcPeer * peer)
   return peer;
 }
 
+static void release_sctp_id (gint id);
+
 static void
 peer_unref (SvcPeer * peer)
 {
@@ -97,6 +120,7 @@ peer_unref (SvcPeer * peer)
     return;
   g_ptr_array_unref (peer->candidates);
   gst_object_unref (peer->webrtc);
+  release_sctp_id (peer->sctp_id);
   g_main_context_unref (peer->context);
   g_mutex_clear (&peer->lock);
   g_free (peer);
@@ -493,65 +517,118 @@ start_gather_wait (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* Emits @signal (@arg, a new promise) for @op, the promise answered by
+ * @func. The promise holds a peer reference until it is freed; the peer
+ * keeps a reference to it in pending[@op] until webrtcbin replies
+ * (peer_op_done()) or svc_peer_free() interrupts it. Once the peer
+ * stopped, nothing is emitted (FALSE). */
+static gboolean
+peer_emit (SvcPeer * peer, PeerOp op, const gchar * signal, gpointer arg,
+    GstPromiseChangeFunc func)
+{
+  GstPromise *promise = gst_promise_new_with_change_func (func,
+      peer_ref (peer), (GDestroyNotify) peer_unref);
+  gboolean kept;
+
+  g_mutex_lock (&peer->lock);
+  kept = !peer->stopped && peer->pending[op] == NULL;
+  if (kept)
+    peer->pending[op] = gst_promise_ref (promise);
+  g_mutex_unlock (&peer->lock);
+  if (kept)
+    g_signal_emit_by_name (peer->webrtc, signal, arg, promise);
+  else
+    /* never given to webrtcbin: @func sees INTERRUPTED */
+    gst_promise_interrupt (promise);
+  gst_promise_unref (promise);
+  return kept;
+}
+
+/* What a change function starts with: TRUE when webrtcbin replied to
+ * @promise. FALSE when svc_peer_free() interrupted it (it took the
+ * peer's reference to the promise and drops it): the function then
+ * touches nothing. */
+static gboolean
+peer_op_replied (GstPromise * promise)
+{
+  return gst_promise_wait (promise) == GST_PROMISE_RESULT_REPLIED;
+}
+
+/* What a change function that got a reply ends with: the peer's
+ * reference to @promise let go, unless svc_peer_free() took it first.
+ * Last: the promise may hold the last reference to the peer. */
+static void
+peer_op_done (SvcPeer * peer, PeerOp op, GstPromise * promise)
+{
+  gboolean mine;
+
+  g_mutex_lock (&peer->lock);
+  mine = peer->pending[op] == promise;
+  if (mine)
+    peer->pending[op] = NULL;
+  g_mutex_unlock (&peer->lock);
+  if (mine)
+    gst_promise_unref (promise);
+}
+
 static void
 on_local_description_set (GstPromise * promise, gpointer data)
 {
   SvcPeer *peer = data;
-  GSource *source = g_idle_source_new ();
+  GSource *source;
 
-  gst_promise_unref (promise);
+  if (!peer_op_replied (promise))
+    return;
+  source = g_idle_source_new ();
   g_source_set_callback (source, start_gather_wait, peer_ref (peer),
       (GDestroyNotify) peer_unref);
   g_source_attach (source, peer->context);
   g_source_unref (source);
+  peer_op_done (peer, OP_SET_LOCAL, promise);
 }
 
 static void
 on_answer_created (GstPromise * promise, gpointer data)
 {
   SvcPeer *peer = data;
-  const GstStructure *reply = NULL;
+  const GstStructure *reply;
   GstWebRTCSessionDescription *answer = NULL;
-  GstPromise *next;
 
-  if (peer->closed || gst_promise_wait (promise) != GST_PROMISE_RESULT_REPLIED)
-    reply = NULL;
-  else
-    reply = gst_promise_get_reply (promise);
-  if (reply)
+  if (!peer_op_replied (promise))
+    return;
+  reply = gst_promise_get_reply (promise);
+  if (reply && !peer->closed)
     gst_structure_get (reply, "answer",
         GST_TYPE_WEBRTC_SESSION_DESCRIPTION, &answer, NULL);
-  gst_promise_unref (promise);
   if (!answer) {
     post_event (peer, EV_NEGOTIATION_FAILED,
         "webrtcbin could not create an answer to the offer");
-    return;
+  } else {
+    peer_emit (peer, OP_SET_LOCAL, "set-local-description", answer,
+        on_local_description_set);
+    gst_webrtc_session_description_free (answer);
   }
-  next = gst_promise_new_with_change_func (on_local_description_set,
-      peer_ref (peer), (GDestroyNotify) peer_unref);
-  g_signal_emit_by_name (peer->webrtc, "set-local-description", answer, next);
-  gst_webrtc_session_description_free (answer);
+  peer_op_done (peer, OP_CREATE_ANSWER, promise);
 }
 
 static void
 on_remote_description_set (GstPromise * promise, gpointer data)
 {
   SvcPeer *peer = data;
-  GstPromise *next;
   GstWebRTCSignalingState state;
 
-  gst_promise_unref (promise);
-  if (peer->closed)
+  if (!peer_op_replied (promise))
     return;
-  g_object_get (peer->webrtc, "signaling-state", &state, NULL);
-  if (state != GST_WEBRTC_SIGNALING_STATE_HAVE_REMOTE_OFFER) {
-    post_event (peer, EV_NEGOTIATION_FAILED,
-        "webrtcbin did not accept the offer");
-    return;
+  if (!peer->closed) {
+    g_object_get (peer->webrtc, "signaling-state", &state, NULL);
+    if (state != GST_WEBRTC_SIGNALING_STATE_HAVE_REMOTE_OFFER)
+      post_event (peer, EV_NEGOTIATION_FAILED,
+          "webrtcbin did not accept the offer");
+    else
+      peer_emit (peer, OP_CREATE_ANSWER, "create-answer", NULL,
+          on_answer_created);
   }
-  next = gst_promise_new_with_change_func (on_answer_created,
-      peer_ref (peer), (GDestroyNotify) peer_unref);
-  g_signal_emit_by_name (peer->webrtc, "create-answer", NULL, next);
+  peer_op_done (peer, OP_SET_REMOTE, promise);
 }
 
 static gboolean
@@ -627,7 +704,7 @@ on_rtpbin_element_added (GstBin * rtpbin, GstElement * element, SvcPeer * peer)
   if (internal == NULL)
     return;
   g_mutex_lock (&peer->lock);
-  if (peer->rtp_session == NULL) {
+  if (peer->rtp_session == NULL && !peer->stopped) {
     /* disconnected in svc_peer_free, once the pipeline stopped */
     g_signal_connect (internal, "on-receiving-rtcp",
         G_CALLBACK (on_receiving_rtcp), peer);
@@ -636,6 +713,76 @@ on_rtpbin_element_added (GstBin * rtpbin, GstElement * element, SvcPeer * peer)
   }
   g_mutex_unlock (&peer->lock);
   g_clear_object (&internal);
+}
+
+/* SCTP association ids. GStreamer 1.22's SCTP plugin keeps its
+ * associations in a process-wide table by id until they are finalized,
+ * and webrtcbin gives each of its own a random id below 65535; one that
+ * its last user let go is kept 2 s more (gst_session_sctp_guard_install,
+ * on_channel_open). A new webrtcbin that draws the id of one still there
+ * gets that old association: sctpdec and sctpenc refuse it ("Association
+ * already in use!"), the data channel never opens, and sctpenc, its READY
+ * to PAUSED failed, keeps the task of its source pad running in READY,
+ * which nothing stops: the pipeline's last unref joins it for ever, the
+ * main thread with it (no request answered again; about 1 session in
+ * 3000 with renewals ten a second). The peers of this process take ids
+ * in turn instead, skipping those of live peers: an id comes back after
+ * 65535 sessions, long after its association went. -1 (webrtcbin's own
+ * id stays) in the unlikely case that every id is live. Any thread. */
+G_LOCK_DEFINE_STATIC (sctp_ids);
+static GHashTable *sctp_ids_live;
+static guint sctp_id_next;
+
+static gint
+take_sctp_id (void)
+{
+  gint id = -1;
+
+  G_LOCK (sctp_ids);
+  if (sctp_ids_live == NULL)
+    sctp_ids_live = g_hash_table_new (NULL, NULL);
+  while (id < 0 && g_hash_table_size (sctp_ids_live) < G_MAXUINT16) {
+    if (!g_hash_table_contains (sctp_ids_live, GINT_TO_POINTER (sctp_id_next)))
+      id = sctp_id_next;
+    sctp_id_next = (sctp_id_next + 1) % G_MAXUINT16;
+  }
+  if (id >= 0)
+    g_hash_table_add (sctp_ids_live, GINT_TO_POINTER (id));
+  G_UNLOCK (sctp_ids);
+  return id;
+}
+
+static void
+release_sctp_id (gint id)
+{
+  if (id < 0)
+    return;
+  G_LOCK (sctp_ids);
+  g_hash_table_remove (sctp_ids_live, GINT_TO_POINTER (id));
+  G_UNLOCK (sctp_ids);
+}
+
+/* webrtcbin adds its sctpdec and sctpenc when it sets the offer (their
+ * states locked until DTLS connects): both get the peer's id before they
+ * take an association (READY -> PAUSED). webrtcbin threads. */
+static void
+on_webrtc_element_added (GstBin * webrtc, GstElement * element, SvcPeer * peer)
+{
+  GstElementFactory *factory = gst_element_get_factory (element);
+  gint id;
+
+  if (factory == NULL || (g_strcmp0 (GST_OBJECT_NAME (factory), "sctpenc")
+          != 0 && g_strcmp0 (GST_OBJECT_NAME (factory), "sctpdec") != 0))
+    return;
+  g_mutex_lock (&peer->lock);
+  if (peer->sctp_id < 0)
+    peer->sctp_id = take_sctp_id ();
+  id = peer->sctp_id;
+  g_mutex_unlock (&peer->lock);
+  if (id < 0)
+    return;
+  GST_DEBUG ("%s: SCTP association %d", GST_OBJECT_NAME (element), id);
+  g_object_set (element, "sctp-association-id", (guint) id, NULL);
 }
 
 /* webrtcbins not finalized yet, and when the last one was (monotonic
@@ -677,6 +824,7 @@ svc_peer_new (const SvcConfig * config, const SvcPeerCallbacks * callbacks,
   peer->user_data = user_data;
   peer->context = g_main_context_ref_thread_default ();
   peer->candidates = g_ptr_array_new_with_free_func (g_free);
+  peer->sctp_id = -1;
 
   peer->pipeline = gst_pipeline_new (NULL);
   peer->webrtc = gst_object_ref (gst_element_factory_make ("webrtcbin",
@@ -695,9 +843,10 @@ svc_peer_new (const SvcConfig * config, const SvcPeerCallbacks * callbacks,
 
     if (rtpbin) {
       g_object_set (rtpbin, "rtcp-sync-send-time", FALSE, NULL);
-      g_signal_connect (rtpbin, "element-added",
-          G_CALLBACK (on_rtpbin_element_added), peer);
-      gst_object_unref (rtpbin);
+      /* disconnected in svc_peer_free, once the pipeline stopped */
+      peer->element_added_handler = g_signal_connect (rtpbin,
+          "element-added", G_CALLBACK (on_rtpbin_element_added), peer);
+      peer->rtpbin = rtpbin;
     }
   }
   G_LOCK (alive);
@@ -705,6 +854,8 @@ svc_peer_new (const SvcConfig * config, const SvcPeerCallbacks * callbacks,
   G_UNLOCK (alive);
   g_object_weak_ref (G_OBJECT (peer->webrtc), webrtc_finalized, NULL);
 
+  g_signal_connect (peer->webrtc, "element-added",
+      G_CALLBACK (on_webrtc_element_added), peer);
   g_signal_connect (peer->webrtc, "on-data-channel",
       G_CALLBACK (on_data_channel), peer);
   g_signal_connect (peer->webrtc, "on-ice-candidate",
@@ -799,7 +950,6 @@ svc_peer_start (SvcPeer * peer, const gchar * offer_sdp, GError ** error)
 {
   GstSDPMessage *sdp;
   GstWebRTCSessionDescription *offer;
-  GstPromise *promise;
   GstElement *ice = NULL;
 
   /* libnice skips loopback interfaces; with an address added it gathers on
@@ -831,10 +981,8 @@ svc_peer_start (SvcPeer * peer, const gchar * offer_sdp, GError ** error)
     return FALSE;
   }
   offer = gst_webrtc_session_description_new (GST_WEBRTC_SDP_TYPE_OFFER, sdp);
-  promise = gst_promise_new_with_change_func (on_remote_description_set,
-      peer_ref (peer), (GDestroyNotify) peer_unref);
-  g_signal_emit_by_name (peer->webrtc, "set-remote-description", offer,
-      promise);
+  peer_emit (peer, OP_SET_REMOTE, "set-remote-description", offer,
+      on_remote_description_set);
   gst_webrtc_session_description_free (offer);
   return TRUE;
 }
@@ -905,6 +1053,8 @@ svc_peer_free (SvcPeer * peer)
 {
   GstWebRTCDataChannel *channel;
   GObject *rtp_session;
+  GstPromise *pending[N_OPS];
+  guint i;
 
   peer->closed = TRUE;
   if (peer->gather_source) {
@@ -919,12 +1069,31 @@ svc_peer_free (SvcPeer * peer)
   gst_session_webrtc_stop_channel_senders (peer->webrtc);
   gst_element_set_state (peer->pipeline, GST_STATE_NULL);
 
+  /* webrtcbin's thread is gone, with the operations it had queued and
+   * never replied to */
   g_mutex_lock (&peer->lock);
+  peer->stopped = TRUE;
+  for (i = 0; i < N_OPS; i++) {
+    pending[i] = peer->pending[i];
+    peer->pending[i] = NULL;
+  }
   channel = peer->channel;
   peer->channel = NULL;
   rtp_session = peer->rtp_session;
   peer->rtp_session = NULL;
   g_mutex_unlock (&peer->lock);
+  for (i = 0; i < N_OPS; i++) {
+    if (pending[i] == NULL)
+      continue;
+    /* nothing if webrtcbin replied meanwhile; the change function sees
+     * INTERRUPTED otherwise */
+    gst_promise_interrupt (pending[i]);
+    gst_promise_unref (pending[i]);
+  }
+  if (peer->rtpbin) {
+    g_signal_handler_disconnect (peer->rtpbin, peer->element_added_handler);
+    gst_clear_object (&peer->rtpbin);
+  }
   if (rtp_session) {
     g_signal_handlers_disconnect_by_data (rtp_session, peer);
     g_object_unref (rtp_session);

@@ -371,25 +371,34 @@ stop_socket_watch (SvcSession * s)
 
 /* The client sends nothing more on the connection of an event stream:
  * readable means it closed (or broke) it. Peeking leaves the bytes to
- * libsoup. */
+ * libsoup. Never blocks. */
 static gboolean
-on_client_socket (GSocket * socket, GIOCondition condition, gpointer data)
+client_socket_closed (GSocket * socket)
 {
-  SvcSession *s = data;
   gchar byte;
   GInputVector vector = { &byte, 1 };
   gint flags = G_SOCKET_MSG_PEEK;
   GError *error = NULL;
   gssize n;
 
+  if (g_socket_condition_check (socket, G_IO_IN | G_IO_HUP | G_IO_ERR) == 0)
+    return FALSE;
   n = g_socket_receive_message (socket, NULL, &vector, 1, NULL, NULL, &flags,
       NULL, &error);
   if (n < 0 && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK)) {
     g_error_free (error);
-    return G_SOURCE_CONTINUE;
+    return FALSE;
   }
   g_clear_error (&error);
-  if (n > 0)
+  return n <= 0;
+}
+
+static gboolean
+on_client_socket (GSocket * socket, GIOCondition condition, gpointer data)
+{
+  SvcSession *s = data;
+
+  if (!client_socket_closed (socket))
     return G_SOURCE_CONTINUE;
   GST_INFO ("session %s: the client closed the connection", s->id);
   stop_socket_watch (s);
@@ -398,6 +407,29 @@ on_client_socket (GSocket * socket, GIOCondition condition, gpointer data)
   else
     finish_response (s);
   return G_SOURCE_REMOVE;
+}
+
+/* Whether the client closed the event stream of @s, looked at now
+ * rather than when the main loop gets to its socket: a client that ends
+ * a session and starts the next one at once can have its new request
+ * read first (both connections ready in one poll: libsoup reads a
+ * request as it accepts its connection, 1 renewal in 70 measured). A
+ * closed one closes the session as on_client_socket() does. Only while
+ * the stream is watched (after the answer). */
+gboolean
+svc_session_poll_client (SvcSession * s)
+{
+  GSocket *socket;
+
+  if (!s->socket_source || !s->msg || s->state == SVC_SESSION_CLOSED)
+    return FALSE;
+  socket = soup_server_message_get_socket (s->msg);
+  if (!socket || !client_socket_closed (socket))
+    return FALSE;
+  GST_INFO ("session %s: the client had closed the connection", s->id);
+  stop_socket_watch (s);
+  svc_session_close (s, SVC_CLOSE_CLIENT_GONE);
+  return TRUE;
 }
 
 static void

@@ -80,6 +80,7 @@ void svc_session_respond_error (SvcSession * session, guint status,
 void svc_session_close (SvcSession * session, SvcCloseMode mode);
 void svc_session_apply_faults (SvcSession * session, const SvcFaults * faults);
 gboolean svc_session_has_response (SvcSession * session);
+gboolean svc_session_poll_client (SvcSession * session);
 void svc_session_shutdown (SvcSession * session);
 void svc_session_describe (SvcSession * session, JsonBuilder * builder);
 

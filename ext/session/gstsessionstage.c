@@ -699,6 +699,9 @@ gst_session_stage_new (GstElement * owner,
     return NULL;
   }
   gst_object_ref (stage->webrtc);
+  /* SCTP association ids in turn: a random one may be still in use, and
+   * its session's teardown would then wait for ever */
+  gst_session_sctp_ids_assign (stage->webrtc);
   /* the jitterbuffer holds a stream's first packet for its whole latency
    * (it cannot know yet whether one before it is still coming): 200 ms of
    * every start off loopback. It starts at START_LATENCY_MS, and takes

@@ -229,3 +229,72 @@ gst_session_openssl_skip_exit_cleanup (void)
     g_once_init_leave (&done, 1);
   }
 }
+
+/* ---- SCTP association ids, in turn ---- */
+
+G_LOCK_DEFINE_STATIC (sctp_ids);
+static GHashTable *sctp_ids_live;
+static guint sctp_id_next;
+
+static void
+sctp_id_release (gpointer data, GObject * where_the_object_was)
+{
+  G_LOCK (sctp_ids);
+  g_hash_table_remove (sctp_ids_live, data);
+  G_UNLOCK (sctp_ids);
+}
+
+/* webrtcbin adds its sctpdec and sctpenc when it sets the descriptions:
+ * both get the id before they take an association (READY -> PAUSED) */
+static void
+sctp_id_element_added (GstBin * webrtc, GstElement * element, gpointer data)
+{
+  GstElementFactory *factory = gst_element_get_factory (element);
+
+  if (factory && (g_str_equal (GST_OBJECT_NAME (factory), "sctpenc") ||
+          g_str_equal (GST_OBJECT_NAME (factory), "sctpdec")))
+    g_object_set (element, "sctp-association-id",
+        (guint) GPOINTER_TO_INT (data) - 1, NULL);
+}
+
+/**
+ * gst_session_sctp_ids_assign:
+ * @webrtc: a webrtcbin, before it sets a description
+ *
+ * GStreamer 1.22's SCTP plugin keeps its associations in a process-wide
+ * table by id, and webrtcbin gives each one a random id below 65535. A
+ * new session that draws the id of one still there (the guard keeps them
+ * 2 s past their last user) gets "Association already in use!": its data
+ * channel never opens, and sctpenc, its READY to PAUSED failed, keeps its
+ * source pad's task running, which the pipeline's last unref then waits
+ * for for ever (about once in 3000 sessions renewed ten a second). This
+ * gives @webrtc's association the next id not used by a webrtcbin still
+ * alive in this process: an id comes back after 65535 sessions. Does
+ * nothing when every id is taken. Any thread.
+ */
+void
+gst_session_sctp_ids_assign (GstElement * webrtc)
+{
+  gint id = -1;
+
+  g_return_if_fail (GST_IS_BIN (webrtc));
+  G_LOCK (sctp_ids);
+  if (sctp_ids_live == NULL)
+    sctp_ids_live = g_hash_table_new (NULL, NULL);
+  while (id < 0 && g_hash_table_size (sctp_ids_live) < G_MAXUINT16) {
+    /* stored + 1: 0 is no key */
+    if (!g_hash_table_contains (sctp_ids_live,
+            GUINT_TO_POINTER (sctp_id_next + 1)))
+      id = sctp_id_next;
+    sctp_id_next = (sctp_id_next + 1) % G_MAXUINT16;
+  }
+  if (id >= 0)
+    g_hash_table_add (sctp_ids_live, GINT_TO_POINTER (id + 1));
+  G_UNLOCK (sctp_ids);
+  if (id < 0)
+    return;
+  g_signal_connect (webrtc, "element-added",
+      G_CALLBACK (sctp_id_element_added), GINT_TO_POINTER (id + 1));
+  g_object_weak_ref (G_OBJECT (webrtc), sctp_id_release,
+      GINT_TO_POINTER (id + 1));
+}

@@ -20,6 +20,9 @@ gboolean gst_session_sctp_guard_install (void);
 GST_SESSION_API
 void gst_session_openssl_skip_exit_cleanup (void);
 
+GST_SESSION_API
+void gst_session_sctp_ids_assign (GstElement * webrtc);
+
 G_END_DECLS
 
 #endif /* __GST_SESSION_TEARDOWN_H__ */

@@ -31,6 +31,8 @@
 #include <gst/webrtc/webrtc.h>
 #include <gst/rtp/rtp.h>
 
+#include <gst/session/teardown.h>
+
 #include "lossmeter.h"
 #include "peer.h"
 
@@ -73,7 +75,6 @@ struct _SvcPeer
   GObject *rtp_session;         /* RTPSession, for receiver reports */
   GstPromise *pending[N_OPS];   /* a reference each, until the reply */
   gboolean stopped;             /* svc_peer_free took the pending ones */
-  gint sctp_id;                 /* the SCTP association's, -1: none yet */
 
   /* main thread: the video's ULPFEC follows its receiver's loss */
   GstWebRTCRTPTransceiver *fec_trans;
@@ -111,8 +112,6 @@ peer_ref (SvcPeer * peer)
   return peer;
 }
 
-static void release_sctp_id (gint id);
-
 static void
 peer_unref (SvcPeer * peer)
 {
@@ -120,7 +119,6 @@ peer_unref (SvcPeer * peer)
     return;
   g_ptr_array_unref (peer->candidates);
   gst_object_unref (peer->webrtc);
-  release_sctp_id (peer->sctp_id);
   g_main_context_unref (peer->context);
   g_mutex_clear (&peer->lock);
   g_free (peer);
@@ -715,76 +713,6 @@ on_rtpbin_element_added (GstBin * rtpbin, GstElement * element, SvcPeer * peer)
   g_clear_object (&internal);
 }
 
-/* SCTP association ids. GStreamer 1.22's SCTP plugin keeps its
- * associations in a process-wide table by id until they are finalized,
- * and webrtcbin gives each of its own a random id below 65535; one that
- * its last user let go is kept 2 s more (gst_session_sctp_guard_install,
- * on_channel_open). A new webrtcbin that draws the id of one still there
- * gets that old association: sctpdec and sctpenc refuse it ("Association
- * already in use!"), the data channel never opens, and sctpenc, its READY
- * to PAUSED failed, keeps the task of its source pad running in READY,
- * which nothing stops: the pipeline's last unref joins it for ever, the
- * main thread with it (no request answered again; about 1 session in
- * 3000 with renewals ten a second). The peers of this process take ids
- * in turn instead, skipping those of live peers: an id comes back after
- * 65535 sessions, long after its association went. -1 (webrtcbin's own
- * id stays) in the unlikely case that every id is live. Any thread. */
-G_LOCK_DEFINE_STATIC (sctp_ids);
-static GHashTable *sctp_ids_live;
-static guint sctp_id_next;
-
-static gint
-take_sctp_id (void)
-{
-  gint id = -1;
-
-  G_LOCK (sctp_ids);
-  if (sctp_ids_live == NULL)
-    sctp_ids_live = g_hash_table_new (NULL, NULL);
-  while (id < 0 && g_hash_table_size (sctp_ids_live) < G_MAXUINT16) {
-    if (!g_hash_table_contains (sctp_ids_live, GINT_TO_POINTER (sctp_id_next)))
-      id = sctp_id_next;
-    sctp_id_next = (sctp_id_next + 1) % G_MAXUINT16;
-  }
-  if (id >= 0)
-    g_hash_table_add (sctp_ids_live, GINT_TO_POINTER (id));
-  G_UNLOCK (sctp_ids);
-  return id;
-}
-
-static void
-release_sctp_id (gint id)
-{
-  if (id < 0)
-    return;
-  G_LOCK (sctp_ids);
-  g_hash_table_remove (sctp_ids_live, GINT_TO_POINTER (id));
-  G_UNLOCK (sctp_ids);
-}
-
-/* webrtcbin adds its sctpdec and sctpenc when it sets the offer (their
- * states locked until DTLS connects): both get the peer's id before they
- * take an association (READY -> PAUSED). webrtcbin threads. */
-static void
-on_webrtc_element_added (GstBin * webrtc, GstElement * element, SvcPeer * peer)
-{
-  GstElementFactory *factory = gst_element_get_factory (element);
-  gint id;
-
-  if (factory == NULL || (g_strcmp0 (GST_OBJECT_NAME (factory), "sctpenc")
-          != 0 && g_strcmp0 (GST_OBJECT_NAME (factory), "sctpdec") != 0))
-    return;
-  g_mutex_lock (&peer->lock);
-  if (peer->sctp_id < 0)
-    peer->sctp_id = take_sctp_id ();
-  id = peer->sctp_id;
-  g_mutex_unlock (&peer->lock);
-  if (id < 0)
-    return;
-  GST_DEBUG ("%s: SCTP association %d", GST_OBJECT_NAME (element), id);
-  g_object_set (element, "sctp-association-id", (guint) id, NULL);
-}
-
 /* webrtcbins not finalized yet, and when the last one was (monotonic
  * time); written from any thread */
 G_LOCK_DEFINE_STATIC (alive);
@@ -824,7 +752,6 @@ svc_peer_new (const SvcConfig * config, const SvcPeerCallbacks * callbacks,
   peer->user_data = user_data;
   peer->context = g_main_context_ref_thread_default ();
   peer->candidates = g_ptr_array_new_with_free_func (g_free);
-  peer->sctp_id = -1;
 
   peer->pipeline = gst_pipeline_new (NULL);
   peer->webrtc = gst_object_ref (gst_element_factory_make ("webrtcbin",
@@ -854,8 +781,8 @@ svc_peer_new (const SvcConfig * config, const SvcPeerCallbacks * callbacks,
   G_UNLOCK (alive);
   g_object_weak_ref (G_OBJECT (peer->webrtc), webrtc_finalized, NULL);
 
-  g_signal_connect (peer->webrtc, "element-added",
-      G_CALLBACK (on_webrtc_element_added), peer);
+  /* SCTP association ids in turn (a random one may be still in use) */
+  gst_session_sctp_ids_assign (peer->webrtc);
   g_signal_connect (peer->webrtc, "on-data-channel",
       G_CALLBACK (on_data_channel), peer);
   g_signal_connect (peer->webrtc, "on-ice-candidate",

@@ -87,9 +87,6 @@ static const Fault faults[] = {
   { "director-no-configured", "director", "--fault-no-configured",
     "renew=false", FAILS, NULL, "no configured from the service 20000 ms "
     "after the control channel opened", 0 },
-  { "director-wrong-shape", "director", "--fault-resize=0:640x640",
-    "renew=false", GIVES_UP, NULL, "no frame of the configured 1360x768 for "
-    "5000 ms", 0 },
   { "director-refused", "director",
     "--fault-refuse=runner_connection_timeout:1", NULL, RECOVERS,
     "session/negotiated", "runner_connection_timeout", 1 },

@@ -325,6 +325,13 @@ set_retransmission (GstSessionStage * stage, guint ssrc, gboolean on)
   }
 }
 
+/* The probes on webrtcbin's pad hold no stage reference (one would keep
+ * the stage, and its pipeline, whenever the pad never saw a buffer: a
+ * session torn down before its first packet): the pad is the pipeline's,
+ * and the stage lives until gst_session_stage_free brought the pipeline to
+ * NULL, after which no buffer passes (its streaming threads stopped and
+ * joined) and the stage's last reference drops the pipeline, pad and
+ * probes with it. */
 static GstPadProbeReturn
 first_rtp_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
@@ -387,16 +394,9 @@ payload_starts_keyframe (const guint8 * p, gsize n, gboolean h264)
 
 typedef struct
 {
-  GstSessionStage *stage;
+  GstSessionStage *stage;       /* not a reference (see first_rtp_probe) */
   gboolean h264;
 } FirstVideo;
-
-static void
-first_video_free (FirstVideo * f)
-{
-  stage_unref (f->stage);
-  g_free (f);
-}
 
 /* A keyframe request (upstream force-key-unit: rtpbin sends a PLI) is not
  * repeated within the jitterbuffer's latency and this: the keyframe needs
@@ -498,19 +498,19 @@ stage_on_pad_added (GstElement * webrtc, GstPad * pad, GstSessionStage * stage)
     }
   }
   gst_caps_unref (caps);
-  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, first_rtp_probe,
-      stage_ref (stage), (GDestroyNotify) stage_unref);
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, first_rtp_probe, stage,
+      NULL);
   if (kind == GST_SESSION_OUTPUT_VIDEO) {
     FirstVideo *f = g_new0 (FirstVideo, 1);
 
-    f->stage = stage_ref (stage);
+    f->stage = stage;
     f->h264 = h264;
     g_mutex_lock (&stage->lock);
     gst_object_replace ((GstObject **) & stage->video_sink,
         GST_OBJECT (sinkpad));
     g_mutex_unlock (&stage->lock);
     gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, first_video_probe, f,
-        (GDestroyNotify) first_video_free);
+        g_free);
   }
   if (gst_pad_link (pad, sinkpad) != GST_PAD_LINK_OK)
     GST_ERROR_OBJECT (stage->owner, "cannot link the incoming stream");

@@ -19,6 +19,17 @@ G_BEGIN_DECLS
 
 GST_DEBUG_CATEGORY_EXTERN (session_stage_debug);
 
+/* the promises given to webrtcbin, one in flight of each kind (see
+ * stage_promise_new) */
+typedef enum
+{
+  STAGE_PROMISE_OFFER,          /* create-offer */
+  STAGE_PROMISE_LOCAL,          /* set-local-description */
+  STAGE_PROMISE_ANSWER,         /* set-remote-description */
+  STAGE_PROMISE_STATS,          /* get-stats */
+  STAGE_N_PROMISES
+} StagePromise;
+
 struct _GstSessionStage
 {
   gint refcount;
@@ -40,11 +51,15 @@ struct _GstSessionStage
   GSource *bus_source;
   GSource *gather_source;
 
-  /* lock protects dead, times, ssrc, jitterbuffers, video_sink,
-   * keyframe_asked and (for other threads) config.latency_ms; never held
-   * while calling out */
+  /* lock protects dead, promises, times, ssrc, jitterbuffers,
+   * video_sink, keyframe_asked and (for other threads) config.latency_ms;
+   * never held while calling out */
   GMutex lock;
   gboolean dead;
+  /* each in flight (a reference) until its change function ran, or
+   * interrupted by gst_session_stage_free: webrtcbin frees an operation
+   * still queued when it stops without replying to its promise */
+  GstPromise *promises[STAGE_N_PROMISES];
   gboolean offer_sent;
   gint64 host_seen;             /* context: the first UDP host candidate */
   GstSessionStageTimes times;
@@ -71,6 +86,12 @@ G_GNUC_INTERNAL void stage_invoke (GstSessionStage * stage, StageFunc func,
 G_GNUC_INTERNAL void stage_fail (GstSessionStage * stage, GError * error);
 G_GNUC_INTERNAL void stage_fail_async (GstSessionStage * stage,
     GError * error);
+G_GNUC_INTERNAL GstPromise *stage_promise_new (GstSessionStage * stage,
+    StagePromise kind, GstPromiseChangeFunc func);
+G_GNUC_INTERNAL gboolean stage_promise_replied (GstSessionStage * stage,
+    GstPromise * promise);
+G_GNUC_INTERNAL void stage_promise_release (GstSessionStage * stage,
+    StagePromise kind, GstPromise * promise);
 
 /* gstsessionstage-media.c */
 G_GNUC_INTERNAL void stage_on_pad_added (GstElement * webrtc, GstPad * pad,

@@ -93,7 +93,7 @@ on_webrtc_stats (GstPromise * promise, gpointer user_data)
   const gchar *type = NULL;
   gint i, n;
 
-  if (gst_promise_wait (promise) == GST_PROMISE_RESULT_REPLIED)
+  if (stage_promise_replied (stage, promise))
     all = gst_promise_get_reply (promise);
   n = all ? gst_structure_n_fields (all) : 0;
   for (i = 0; i < n && type == NULL; i++) {
@@ -124,21 +124,24 @@ on_webrtc_stats (GstPromise * promise, gpointer user_data)
     }
     g_mutex_unlock (&stage->lock);
   }
-  gst_promise_unref (promise);
+  stage_promise_release (stage, STAGE_PROMISE_STATS, promise);
 }
 
 /* Asks webrtcbin for its statistics; the answer comes on its thread and
- * updates what gst_session_stage_get_candidate_type returns. */
+ * updates what gst_session_stage_get_candidate_type returns. Skipped
+ * while the last request is still unanswered (see stage_promise_new). */
 void
 gst_session_stage_query_transport (GstSessionStage * stage)
 {
   GstPromise *promise;
 
-  if (stage_is_dead (stage) || stage->webrtc == NULL)
+  if (stage->webrtc == NULL)
     return;
-  promise = gst_promise_new_with_change_func (on_webrtc_stats,
-      stage_ref (stage), (GDestroyNotify) stage_unref);
+  promise = stage_promise_new (stage, STAGE_PROMISE_STATS, on_webrtc_stats);
+  if (promise == NULL)
+    return;
   g_signal_emit_by_name (stage->webrtc, "get-stats", NULL, promise);
+  gst_promise_unref (promise);
 }
 
 /* The local candidate type of the selected pair, or NULL (not known yet).

@@ -194,6 +194,106 @@ stage_fail_async (GstSessionStage * stage, GError * error)
   stage_invoke (stage, fail_in_context, error, (GDestroyNotify) g_error_free);
 }
 
+/* ---- promises given to webrtcbin ---- */
+
+/* webrtcbin (1.22) replies to a promise only when it runs its operation:
+ * one still queued when it stops (going to NULL) is freed with its queue,
+ * unreplied. A promise that held the stage for its change function would
+ * then keep it, and with it the pipeline, for ever. So each promise in
+ * flight is in the stage's slot of its kind, and gst_session_stage_free,
+ * once the pipeline is in NULL, interrupts and drops those still there.
+ *
+ * A promise carries a stage reference (its change function's data, for
+ * as long as the promise lives) and has up to three holders: the slot,
+ * the emitter during the emission, webrtcbin until it freed the operation.
+ * Its change function runs once: replied (on webrtcbin's thread, or in
+ * the emission when webrtcbin is closed), or interrupted (by the stage);
+ * it ends with stage_promise_release, which drops the slot's reference if
+ * the slot still has this promise. Whoever takes a promise out of its
+ * slot (under the lock) drops that reference, once. */
+
+/* A new promise of @kind for webrtcbin, in its slot, calling @func; the
+ * caller emits with it, then unrefs it. NULL once the stage is freed, or
+ * for statistics while the last request is still unanswered (it is
+ * skipped). An earlier promise of @kind still in the slot is
+ * interrupted. */
+GstPromise *
+stage_promise_new (GstSessionStage * stage, StagePromise kind,
+    GstPromiseChangeFunc func)
+{
+  GstPromise *promise, *old;
+
+  g_mutex_lock (&stage->lock);
+  if (stage->dead || (kind == STAGE_PROMISE_STATS && stage->promises[kind])) {
+    g_mutex_unlock (&stage->lock);
+    return NULL;
+  }
+  promise = gst_promise_new_with_change_func (func, stage_ref (stage),
+      (GDestroyNotify) stage_unref);
+  old = stage->promises[kind];
+  stage->promises[kind] = gst_promise_ref (promise);
+  g_mutex_unlock (&stage->lock);
+  if (old) {
+    /* nothing if it was replied meanwhile */
+    gst_promise_interrupt (old);
+    gst_promise_unref (old);
+  }
+  return promise;
+}
+
+/* In a change function: whether @promise was replied to and the stage is
+ * still in use (not interrupted, expired or torn down) */
+gboolean
+stage_promise_replied (GstSessionStage * stage, GstPromise * promise)
+{
+  /* not pending in its change function: no wait */
+  return gst_promise_wait (promise) == GST_PROMISE_RESULT_REPLIED &&
+      !stage_is_dead (stage);
+}
+
+/* The end of @promise's change function: its slot lets it go, unless it
+ * was taken out already (then the taker drops it). The caller of the
+ * change function holds a reference of its own. */
+void
+stage_promise_release (GstSessionStage * stage, StagePromise kind,
+    GstPromise * promise)
+{
+  gboolean owned;
+
+  g_mutex_lock (&stage->lock);
+  owned = stage->promises[kind] == promise;
+  if (owned)
+    stage->promises[kind] = NULL;
+  g_mutex_unlock (&stage->lock);
+  if (owned)
+    gst_promise_unref (promise);
+}
+
+/* Once webrtcbin stopped (NULL): every promise still in a slot is
+ * interrupted (its change function runs and does nothing; nothing if it
+ * was replied) and dropped, and with its last holder its stage
+ * reference. */
+static void
+interrupt_promises (GstSessionStage * stage)
+{
+  GstPromise *left[STAGE_N_PROMISES];
+  guint i;
+
+  g_mutex_lock (&stage->lock);
+  for (i = 0; i < STAGE_N_PROMISES; i++) {
+    left[i] = stage->promises[i];
+    stage->promises[i] = NULL;
+  }
+  g_mutex_unlock (&stage->lock);
+  for (i = 0; i < STAGE_N_PROMISES; i++) {
+    if (left[i] == NULL)
+      continue;
+    GST_DEBUG_OBJECT (stage->owner, "promise %u unanswered: interrupted", i);
+    gst_promise_interrupt (left[i]);
+    gst_promise_unref (left[i]);
+  }
+}
+
 /* ---- plugins ---- */
 
 gboolean
@@ -500,43 +600,47 @@ offer_set_in_context (GstSessionStage * stage, gpointer data)
   gather_poll (stage);
 }
 
+/* webrtcbin's reply to set-local-description (see stage_promise_new) */
 static void
 on_offer_set (GstPromise * promise, gpointer user_data)
 {
   GstSessionStage *stage = user_data;
 
-  gst_promise_unref (promise);
-  stage_invoke (stage, offer_set_in_context, NULL, NULL);
+  if (stage_promise_replied (stage, promise))
+    stage_invoke (stage, offer_set_in_context, NULL, NULL);
+  stage_promise_release (stage, STAGE_PROMISE_LOCAL, promise);
 }
 
+/* webrtcbin's reply to create-offer, on its thread (or in the emission,
+ * closed: an "error" and no offer) */
 static void
 on_offer_created (GstPromise * promise, gpointer user_data)
 {
   GstSessionStage *stage = user_data;
   GstWebRTCSessionDescription *offer = NULL;
-  const GstStructure *reply;
+  const GstStructure *reply = NULL;
+  GstPromise *set;
 
-  if (gst_promise_wait (promise) != GST_PROMISE_RESULT_REPLIED) {
-    gst_promise_unref (promise);
-    stage_fail_async (stage, g_error_new_literal (GST_LIBRARY_ERROR,
-            GST_LIBRARY_ERROR_FAILED, "webrtcbin created no offer"));
-    return;
-  }
+  if (!stage_promise_replied (stage, promise))
+    goto done;                  /* interrupted: the stage is torn down */
   reply = gst_promise_get_reply (promise);
-  gst_structure_get (reply, "offer", GST_TYPE_WEBRTC_SESSION_DESCRIPTION,
-      &offer, NULL);
-  gst_promise_unref (promise);
+  if (reply)
+    gst_structure_get (reply, "offer", GST_TYPE_WEBRTC_SESSION_DESCRIPTION,
+        &offer, NULL);
   if (offer == NULL) {
     stage_fail_async (stage, g_error_new_literal (GST_LIBRARY_ERROR,
             GST_LIBRARY_ERROR_FAILED, "webrtcbin created no offer"));
-    return;
+    goto done;
   }
   stage_mark (stage, &stage->times.offer_created);
-  promise = gst_promise_new_with_change_func (on_offer_set, stage_ref (stage),
-      (GDestroyNotify) stage_unref);
-  g_signal_emit_by_name (stage->webrtc, "set-local-description", offer,
-      promise);
+  set = stage_promise_new (stage, STAGE_PROMISE_LOCAL, on_offer_set);
+  if (set) {
+    g_signal_emit_by_name (stage->webrtc, "set-local-description", offer, set);
+    gst_promise_unref (set);
+  }
   gst_webrtc_session_description_free (offer);
+done:
+  stage_promise_release (stage, STAGE_PROMISE_OFFER, promise);
 }
 
 /* ---- bus ---- */
@@ -699,9 +803,6 @@ gst_session_stage_new (GstElement * owner,
     return NULL;
   }
   gst_object_ref (stage->webrtc);
-  /* SCTP association ids in turn: a random one may be still in use, and
-   * its session's teardown would then wait for ever */
-  gst_session_sctp_ids_assign (stage->webrtc);
   /* the jitterbuffer holds a stream's first packet for its whole latency
    * (it cannot know yet whether one before it is still coming): 200 ms of
    * every start off loopback. It starts at START_LATENCY_MS, and takes
@@ -823,19 +924,22 @@ gst_session_stage_new (GstElement * owner,
 void
 gst_session_stage_start (GstSessionStage * stage)
 {
-  GstPromise *promise = gst_promise_new_with_change_func (on_offer_created,
-      stage_ref (stage), (GDestroyNotify) stage_unref);
+  GstPromise *promise = stage_promise_new (stage, STAGE_PROMISE_OFFER,
+      on_offer_created);
 
+  if (promise == NULL)
+    return;
   g_signal_emit_by_name (stage->webrtc, "create-offer", NULL, promise);
+  gst_promise_unref (promise);
 }
 
 /* webrtcbin's reply to set-remote-description, on its own thread: in
  * 1.22 none (NULL) when it took the answer, an "error" (GError) field
  * when it refused it (_set_description_task: its fingerprints, its mids,
  * a state that takes no answer), and that error too when it was closed
- * meanwhile (the stage torn down: stage_invoke's call then runs no
- * more). A refused answer ends the attempt at once (the owner's failed),
- * not at its start-timeout: no session can come of it. */
+ * meanwhile (the stage torn down: nothing then). A refused answer ends
+ * the attempt at once (the owner's failed), not at its start-timeout: no
+ * session can come of it. */
 static void
 on_answer_set (GstPromise * promise, gpointer user_data)
 {
@@ -843,7 +947,7 @@ on_answer_set (GstPromise * promise, gpointer user_data)
   const GstStructure *reply = NULL;
   GError *err = NULL;
 
-  if (gst_promise_wait (promise) == GST_PROMISE_RESULT_REPLIED)
+  if (stage_promise_replied (stage, promise))
     reply = gst_promise_get_reply (promise);
   if (reply && gst_structure_has_field_typed (reply, "error", G_TYPE_ERROR))
     gst_structure_get (reply, "error", G_TYPE_ERROR, &err, NULL);
@@ -855,6 +959,7 @@ on_answer_set (GstPromise * promise, gpointer user_data)
   } else if (reply) {
     GST_DEBUG_OBJECT (stage->owner, "answer set: %" GST_PTR_FORMAT, reply);
   }
+  stage_promise_release (stage, STAGE_PROMISE_ANSWER, promise);
 }
 
 gboolean
@@ -876,15 +981,13 @@ gst_session_stage_set_answer (GstSessionStage * stage, const gchar * sdp,
   }
   GST_DEBUG_OBJECT (stage->owner, "answer:\n%s", sdp);
   answer = gst_webrtc_session_description_new (GST_WEBRTC_SDP_TYPE_ANSWER, msg);
-  /* the reply comes later, on webrtcbin's thread. webrtcbin holds the
-   * promise until it replied (or was closed): ours is dropped now, so
-   * that one it drops unreplied leaks nothing; the stage's reference
-   * goes with the promise */
-  promise = gst_promise_new_with_change_func (on_answer_set,
-      stage_ref (stage), (GDestroyNotify) stage_unref);
-  g_signal_emit_by_name (stage->webrtc, "set-remote-description", answer,
-      promise);
-  gst_promise_unref (promise);
+  /* the reply comes later, on webrtcbin's thread (see stage_promise_new) */
+  promise = stage_promise_new (stage, STAGE_PROMISE_ANSWER, on_answer_set);
+  if (promise) {
+    g_signal_emit_by_name (stage->webrtc, "set-remote-description", answer,
+        promise);
+    gst_promise_unref (promise);
+  }
   gst_webrtc_session_description_free (answer);
   stage_mark (stage, &stage->times.answer_set);
   return TRUE;
@@ -994,5 +1097,7 @@ gst_session_stage_free (GstSessionStage * stage)
   g_ptr_array_set_size (stage->jitterbuffers, 0);
   g_mutex_unlock (&stage->lock);
   bring_down_stragglers (stage);
+  /* webrtcbin's thread is stopped: no promise is replied any more */
+  interrupt_promises (stage);
   stage_unref (stage);
 }

@@ -7,7 +7,8 @@
  * a session to come up. The offer the element makes, how a refused start
  * ends, retries and their waits, a start that is never answered, EOS
  * while no session delivered, a control script that is not a regular
- * file. Seconds, not minutes; the real-service suites (worldsrc.c,
+ * file, a session torn down while webrtcbin still has its offer to make
+ * or to set. Seconds, not minutes; the real-service suites (worldsrc.c,
  * directorsrc.c, faults.c) stay the integration tests.
  */
 
@@ -305,6 +306,213 @@ GST_START_TEST (test_control_script_fifo_refused)
 
 GST_END_TEST;
 
+/* ---- a session torn down while webrtcbin still has an operation ---- */
+
+/* webrtcbin (1.22) frees an operation still queued when it stops, its
+ * promise unreplied: a stage reference that promise held kept the stage's
+ * pipeline (webrtcbin, libnice's agent and sockets, DTLS) for ever. Here
+ * webrtcbin's thread is held until the stage's teardown closed webrtcbin
+ * and quit its loop, with the stage's create-offer queued (HOLD_OFFER:
+ * held in the change function of a get-stats of the test's own, from
+ * before the create-offer is queued) or its set-local-description
+ * (HOLD_LOCAL: held in that emission, once webrtcbin queued it): the
+ * operation is never run. */
+enum
+{
+  HOLD_OFFER,
+  HOLD_LOCAL
+};
+
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  gint mode;
+  gboolean held;                /* webrtcbin's thread is in hold_pc */
+  gboolean release;
+  GstElement *webrtc;           /* the stage's, a reference */
+  gint made;                    /* stage pipelines seen (atomic) */
+  gint gone;                    /* of them finalized (atomic) */
+} PendingOp;
+
+static PendingOp pending;
+
+/* webrtcbin's thread, until the test releases it */
+static void
+hold_pc (void)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
+
+  g_mutex_lock (&pending.lock);
+  pending.held = TRUE;
+  g_cond_broadcast (&pending.cond);
+  while (!pending.release &&
+      g_cond_wait_until (&pending.cond, &pending.lock, deadline));
+  g_mutex_unlock (&pending.lock);
+}
+
+static void
+hold_in_stats (GstPromise * promise, gpointer user_data)
+{
+  hold_pc ();
+}
+
+static void
+hold_after_local (GstElement * webrtc, gpointer desc, GstPromise * promise,
+    gpointer user_data)
+{
+  hold_pc ();
+}
+
+static void
+pipeline_gone (gpointer data, GObject * where)
+{
+  g_atomic_int_inc (&pending.gone);
+}
+
+/* "create-offer", on the element's context before webrtcbin queues it */
+static gboolean
+on_create_offer (GSignalInvocationHint * hint, guint n_params,
+    const GValue * params, gpointer data)
+{
+  GstElement *webrtc = g_value_get_object (&params[0]);
+  GstObject *pipeline = gst_object_get_parent (GST_OBJECT (webrtc));
+
+  g_atomic_int_inc (&pending.made);
+  if (pipeline) {
+    g_object_weak_ref (G_OBJECT (pipeline), pipeline_gone, NULL);
+    gst_object_unref (pipeline);
+  }
+  g_mutex_lock (&pending.lock);
+  pending.webrtc = gst_object_ref (webrtc);
+  g_mutex_unlock (&pending.lock);
+  if (pending.mode == HOLD_OFFER) {
+    GstPromise *hold = gst_promise_new_with_change_func (hold_in_stats, NULL,
+        NULL);
+    gint64 deadline = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
+
+    /* run before the create-offer, held once running: the create-offer
+     * comes after the dispatch that holds it */
+    g_signal_emit_by_name (webrtc, "get-stats", NULL, hold);
+    gst_promise_unref (hold);
+    g_mutex_lock (&pending.lock);
+    while (!pending.held &&
+        g_cond_wait_until (&pending.cond, &pending.lock, deadline));
+    g_mutex_unlock (&pending.lock);
+  } else {
+    g_signal_connect_after (webrtc, "set-local-description",
+        G_CALLBACK (hold_after_local), NULL);
+  }
+  return TRUE;
+}
+
+static void
+closed_probe (GstPromise * promise, gpointer user_data)
+{
+  if (gst_promise_wait (promise) == GST_PROMISE_RESULT_REPLIED)
+    *(gboolean *) user_data = TRUE;
+}
+
+/* whether @webrtc is closed: it replies to get-stats in the emission
+ * (only while its thread is held) */
+static gboolean
+webrtc_closed (GstElement * webrtc)
+{
+  gboolean closed = FALSE;
+  GstPromise *probe = gst_promise_new_with_change_func (closed_probe, &closed,
+      NULL);
+
+  g_signal_emit_by_name (webrtc, "get-stats", NULL, probe);
+  if (!closed)
+    gst_promise_interrupt (probe);      /* queued: it is not wanted */
+  gst_promise_unref (probe);
+  return closed;
+}
+
+static gpointer
+stop_element (gpointer data)
+{
+  gst_element_set_state (GST_ELEMENT (data), GST_STATE_NULL);
+  return NULL;
+}
+
+/* 50 sessions each torn down with webrtcbin's create-offer, then 50 with
+ * its set-local-description, never run: every stage's pipeline is
+ * finalized (and no promise is freed unanswered: a warning, fatal here) */
+GST_START_TEST (test_teardown_with_operation_pending)
+{
+  GstElementFactory *factory = gst_element_factory_find ("webrtcbin");
+  GstPluginFeature *loaded;
+  gpointer klass;
+  guint signal_id;
+  gulong hook;
+  guint i;
+
+  fail_unless (factory != NULL);
+  loaded = gst_plugin_feature_load (GST_PLUGIN_FEATURE (factory));
+  fail_unless (loaded != NULL);
+  klass = g_type_class_ref (gst_element_factory_get_element_type
+      (GST_ELEMENT_FACTORY (loaded)));
+  signal_id = g_signal_lookup ("create-offer", G_TYPE_FROM_CLASS (klass));
+  g_mutex_init (&pending.lock);
+  g_cond_init (&pending.cond);
+  hook = g_signal_add_emission_hook (signal_id, 0, on_create_offer, NULL, NULL);
+  for (i = 0; i < 100; i++) {
+    Fixture *fx = fixture_new ("worldsrc", "video");
+    gint64 deadline = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
+    const gchar *what = i < 50 ? "create-offer" : "set-local-description";
+    GstElement *webrtc;
+    GThread *stop;
+
+    pending.mode = i < 50 ? HOLD_OFFER : HOLD_LOCAL;
+    script_signaller_push_silence (fx->sig);
+    gst_harness_play (fx->h);
+    g_mutex_lock (&pending.lock);
+    while (!pending.held &&
+        g_cond_wait_until (&pending.cond, &pending.lock, deadline));
+    webrtc = pending.webrtc;
+    pending.webrtc = NULL;
+    g_mutex_unlock (&pending.lock);
+    fail_unless (webrtc != NULL, "session %u: no create-offer", i);
+    fail_unless (pending.held, "session %u (%s): webrtcbin's thread not "
+        "held", i, what);
+    /* the teardown waits for webrtcbin's thread, in hold_pc */
+    stop = g_thread_new ("stop", stop_element, fx->h->element);
+    while (!webrtc_closed (webrtc) && g_get_monotonic_time () < deadline)
+      g_usleep (1000);
+    fail_unless (webrtc_closed (webrtc), "session %u (%s): webrtcbin not "
+        "closed", i, what);
+    /* closed, then its loop quit at once (a lock later) */
+    g_usleep (20 * G_TIME_SPAN_MILLISECOND);
+    g_mutex_lock (&pending.lock);
+    pending.release = TRUE;
+    g_cond_broadcast (&pending.cond);
+    g_mutex_unlock (&pending.lock);
+    g_thread_join (stop);
+    gst_object_unref (webrtc);
+    g_mutex_lock (&pending.lock);
+    pending.held = FALSE;
+    pending.release = FALSE;
+    g_mutex_unlock (&pending.lock);
+    while (g_atomic_int_get (&pending.gone) < g_atomic_int_get (&pending.made)
+        && g_get_monotonic_time () < deadline)
+      g_usleep (1000);
+    fail_unless (g_atomic_int_get (&pending.gone) ==
+        g_atomic_int_get (&pending.made), "session %u (%s pending): its "
+        "pipeline was not finalized (%d of %d were)", i, what,
+        g_atomic_int_get (&pending.gone), g_atomic_int_get (&pending.made));
+    fixture_free (fx);
+  }
+  g_signal_remove_emission_hook (signal_id, hook);
+  g_type_class_unref (klass);
+  gst_object_unref (loaded);
+  gst_object_unref (factory);
+  g_mutex_clear (&pending.lock);
+  g_cond_clear (&pending.cond);
+}
+
+GST_END_TEST;
+
 static Suite *
 inprocess_suite (void)
 {
@@ -319,6 +527,7 @@ inprocess_suite (void)
   tcase_add_test (tc, test_unanswered_start_times_out);
   tcase_add_test (tc, test_eos_before_any_frame_is_an_error);
   tcase_add_test (tc, test_control_script_fifo_refused);
+  tcase_add_test (tc, test_teardown_with_operation_pending);
   return s;
 }
 

@@ -198,15 +198,8 @@ gst_session_lifecycle_lost (GstSessionLifecycle * lc, const gchar * why,
   return GST_SESSION_LIFECYCLE_END;
 }
 
-/* A session ended (the service's end, or lost) and `renew` is set. One that
- * delivered at least min_media of video ran normally: RENEW at once (a
- * lost one with a warning), and the failed starts count from 0 again. One
- * that ended sooner, or with nothing, counts as a failed start: RETRY
- * after the backoff of failed starts (bounded by max_wait), with a
- * warning, or, past max_retries of them in a row, END with an error (or,
- * after output, a warning) that says why. A service that ends every
- * session at once would otherwise get a new WebRTC session at once, for
- * ever (1 344 in 60 s measured). */
+/* A session ended with `renew` set: one that delivered min_media of video
+ * renews at once; a shorter one is a failed start (backoff, then END). */
 GstSessionLifecycleNext
 gst_session_lifecycle_renewal (GstSessionLifecycle * lc,
     const GstSessionEnded * ended, GstClockTime * delay, GstMessage ** message)
@@ -303,16 +296,10 @@ gst_session_lifecycle_ending (GstSessionLifecycle * lc, gboolean delivered)
   return msg;
 }
 
-/* The watchdog's verdict at @now (monotonic µs): a session whose control
- * channel is not open after @start_timeout_ms failed to start; one whose
- * output did not open (the director's `configured`) within
- * @configured_timeout_ms of the channel is NOT_CONFIGURED; an open one
- * with no frame reaching the output for @media_timeout_ms is silent (0:
- * never). Silence counts from the last frame, the output's opening and
- * the end of an announced late chunk; the session's first frame gets at
- * least @first_media_timeout_ms after the output opened (under full CPU
- * load the first frame came 1-2 s after it, and a short media-timeout,
- * meant for a peer gone silent, ended sessions that had not begun). */
+/* The watchdog's verdict at @now (monotonic µs): no channel in
+ * @start_timeout_ms, no output opened (`configured`) in
+ * @configured_timeout_ms, or no frame output for @media_timeout_ms (the
+ * first frame gets @first_media_timeout_ms after the output opened). */
 GstSessionWatch
 gst_session_lifecycle_watch (const GstSessionWatchTimes * t,
     guint start_timeout_ms, guint media_timeout_ms,

@@ -261,16 +261,9 @@ sctp_id_element_added (GstBin * webrtc, GstElement * element, gpointer data)
  * gst_session_sctp_ids_assign:
  * @webrtc: a webrtcbin, before it sets a description
  *
- * GStreamer 1.22's SCTP plugin keeps its associations in a process-wide
- * table by id, and webrtcbin gives each one a random id below 65535. A
- * new session that draws the id of one still there (the guard keeps them
- * 2 s past their last user) gets "Association already in use!": its data
- * channel never opens, and sctpenc, its READY to PAUSED failed, keeps its
- * source pad's task running, which the pipeline's last unref then waits
- * for for ever (about once in 3000 sessions renewed ten a second). This
- * gives @webrtc's association the next id not used by a webrtcbin still
- * alive in this process: an id comes back after 65535 sessions. Does
- * nothing when every id is taken. Any thread.
+ * Gives @webrtc's SCTP association the next id no live webrtcbin of this
+ * process holds: webrtcbin's random one may name an association still
+ * kept, whose refusal hangs the session's teardown (docs/reliability.md).
  */
 void
 gst_session_sctp_ids_assign (GstElement * webrtc)

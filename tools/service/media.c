@@ -88,6 +88,7 @@ struct _SvcMedia
   GstClockTime stall_until;
   gint pending_width;
   gint pending_height;
+  gboolean size_forced;         /* a fault's size: the app's does not undo it */
 };
 
 static GMutex cache_lock;
@@ -918,8 +919,22 @@ void
 svc_media_set_video_size (SvcMedia * media, gint width, gint height)
 {
   g_mutex_lock (&media->lock);
+  if (!media->size_forced) {
+    media->pending_width = width;
+    media->pending_height = height;
+  }
+  g_mutex_unlock (&media->lock);
+}
+
+/* A fault's size, kept whatever the app configures after it (a director's
+ * configure that came after the fault undid it: the matrix saw 1360x768) */
+void
+svc_media_force_video_size (SvcMedia * media, gint width, gint height)
+{
+  g_mutex_lock (&media->lock);
   media->pending_width = width;
   media->pending_height = height;
+  media->size_forced = TRUE;
   g_mutex_unlock (&media->lock);
 }
 

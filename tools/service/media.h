@@ -58,6 +58,7 @@ void svc_media_stall (SvcMedia * media, GstClockTime from, GstClockTime until);
 void svc_media_report_loss (SvcMedia * media, guint32 ssrc, gint32 lost,
     guint32 highest);
 void svc_media_set_video_size (SvcMedia * media, gint width, gint height);
+void svc_media_force_video_size (SvcMedia * media, gint width, gint height);
 void svc_media_get_video_size (SvcMedia * media, gint * width, gint * height);
 GstClockTime svc_media_get_running_time (SvcMedia * media);
 GstClockTime svc_media_frame_time (SvcMedia * media, guint64 index);

@@ -866,7 +866,7 @@ fault_fire (gpointer data)
        * resolution with loss, bandwidth and CPU, silently */
       if (sscanf (t->what, "%dx%d", &w, &h) == 2 && s->media) {
         GST_INFO ("session %s: sending %dx%d from now on (fault)", s->id, w, h);
-        svc_media_set_video_size (s->media, w, h);
+        svc_media_force_video_size (s->media, w, h);
       }
       break;
     }

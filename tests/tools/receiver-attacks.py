@@ -9,7 +9,9 @@
 #   3. slow bodies: 60 connections each holding a 4 MiB body minus one byte
 #      (memory used to grow by 240 MB, none was closed);
 #   4. 413 for an oversized body, with and without Content-Length;
-#   5. a burst of 1000 connects (a backlog of 10 used to reset most).
+#   5. a burst of 1000 connects (a backlog of 10 used to reset most);
+#   6. 100 requests, each on a kept-alive connection the client then
+#      closes (libsoup 3.2 kept each in CLOSE-WAIT: a descriptor each).
 # Only 127.0.0.1; every loop bounded in count and time.
 import os, resource, socket, subprocess, sys, tempfile, time
 
@@ -221,6 +223,24 @@ with tempfile.TemporaryDirectory() as tmp:
     check(ok, f"after a burst of 1000 connects: /healthz within 1 s")
     check(resets < 100, f"a burst of 1000 connects: {resets} refused or "
           f"reset (backlog 1024)")
+
+    # 6. kept-alive connections closed by the client while idle
+    def fds(pid):
+        return len(os.listdir(f"/proc/{pid}/fd"))
+    before = fds(p.pid)
+    for i in range(100):
+        with socket.create_connection(("127.0.0.1", port), timeout=2) as s:
+            s.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n"
+                      b"\r\n{}")
+            s.recv(4096)
+    deadline = time.monotonic() + 5
+    while fds(p.pid) > before + 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    after = fds(p.pid)
+    print(f"descriptors: {before} before 100 kept-alive requests, {after} "
+          f"after", flush=True)
+    check(after <= before + 2, f"100 kept-alive connections closed by the "
+          f"client: {after - before} descriptors kept")
 
     rc = stop(p)
     check(rc == 0, f"a clean stop (exit status {rc})")

@@ -194,6 +194,10 @@ on_request_started (SoupServer * server, SoupServerMessage * msg, gpointer data)
   g_object_set_qdata_full (G_OBJECT (msg), request_quark, r,
       (GDestroyNotify) request_free);
 
+  /* libsoup 3.2 never sees a client close an idle kept-alive connection:
+   * it stayed in CLOSE-WAIT, a descriptor per delivery; each answer closes */
+  soup_message_headers_replace (soup_server_message_get_response_headers
+      (msg), "Connection", "close");
   g_signal_connect (msg, "got-headers", G_CALLBACK (on_got_headers), g);
   g_signal_connect (msg, "got-chunk", G_CALLBACK (on_got_chunk), g);
   g_signal_connect (msg, "got-body", G_CALLBACK (on_got_body), g);

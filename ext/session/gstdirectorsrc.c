@@ -425,6 +425,7 @@ gst_director_src_class_init (GstDirectorSrcClass * klass)
   src_class->has_audio = TRUE;
   src_class->fps_n = GST_SESSION_DIRECTOR_FPS;
   src_class->fps_d = 1;
+  src_class->default_playout = GST_SESSION_PLAYOUT_SMOOTH;
   src_class->default_renew = TRUE;
   src_class->wait_configured = TRUE;
   src_class->channel_open = gst_director_src_channel_open;

@@ -181,3 +181,15 @@ gst_session_latency_for_path (GstClockTime round_trip,
   return (guint) CLAMP (ms, GST_SESSION_LATENCY_FLOOR_MS,
       GST_SESSION_LATENCY_MAX_MS);
 }
+
+/* interactive: the machine's own spread (decoding, the threads' wakeups) */
+#define INTERACTIVE_MARGIN_MS 7u
+
+guint
+gst_session_latency_interactive (GstClockTime jitter)
+{
+  guint64 j = GST_CLOCK_TIME_IS_VALID (jitter) ? jitter / GST_MSECOND : 0;
+
+  return (guint) CLAMP (3 * j + INTERACTIVE_MARGIN_MS,
+      GST_SESSION_LATENCY_INTERACTIVE_FLOOR_MS, GST_SESSION_LATENCY_MAX_MS);
+}

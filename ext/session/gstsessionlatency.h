@@ -126,6 +126,17 @@ guint gst_session_latency_for_path (GstClockTime round_trip,
     GstClockTime rtx_round_trip, GstClockTime jitter,
     GstClockTime frame_interval);
 
+/* interactive playout: the least placement delay, ms */
+#define GST_SESSION_LATENCY_INTERACTIVE_FLOOR_MS 10u
+
+/* Interactive playout, as libwebrtc's frame timing: how long after its
+ * least delayed arrival a frame is shown, ms: three times the @jitter
+ * (NONE: not measured yet) and a margin for the machine. A frame that
+ * waited for a retransmission comes later than that: it is shown late
+ * (the jitterbuffer still waits for it, so that it can be decoded). */
+G_GNUC_INTERNAL
+guint gst_session_latency_interactive (GstClockTime jitter);
+
 G_END_DECLS
 
 #endif

@@ -57,6 +57,7 @@ struct _GstSessionOutput
   gpointer queue_out;           /* atomic: pts + 1 of the last buffer that
                                  * left the appsrc (0: none yet) */
   GstClockTime recovery;        /* placement delay for retransmissions */
+  gboolean interactive;         /* the pads report INTERACTIVE_MARGIN */
   gint width, height;           /* raw video output size; 0: not chosen */
   gint caps_width, caps_height; /* the size the output caps say */
   /* scale_lock: the scaler, used without the output lock (before it,

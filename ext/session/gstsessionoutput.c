@@ -59,6 +59,10 @@ GST_DEBUG_CATEGORY (session_output_debug);
  * machine, pushes some ms after it (the soak measured 11-15 ms over the
  * limit); a muxer waits for what the latency announces */
 #define FILL_MARGIN (30 * GST_MSECOND)
+/* Interactive playout: what the pads report, the time from a frame's
+ * place to its push (decoding and scaling after its last packet came);
+ * a frame the filler repeats is pushed after it, a repeat shown late */
+#define INTERACTIVE_MARGIN (5 * GST_MSECOND)
 /* a filler iteration pushes at most this much before looking again */
 #define MAX_FILL_PER_WAKE 64
 
@@ -158,8 +162,21 @@ update_latency (GstSessionOutput * out)
    * showed every frame the recovery delay later again (glass to glass
    * on the LAN path, a syncing sink: 227 ms, of which 50 ms twice) */
   latency += FILL_MARGIN;
+  if (out->interactive)
+    latency = INTERACTIVE_MARGIN;
   g_object_set (out->appsrc, "min-latency", (gint64) latency,
       "max-latency", (gint64) - 1, NULL);
+}
+
+/* Interactive playout (see INTERACTIVE_MARGIN) or smooth */
+void
+gst_session_output_set_interactive (GstSessionOutput * out,
+    gboolean interactive)
+{
+  g_mutex_lock (&out->lock);
+  out->interactive = interactive;
+  update_latency (out);
+  g_mutex_unlock (&out->lock);
 }
 
 void

@@ -118,8 +118,13 @@ G_GNUC_INTERNAL
 void gst_session_output_start (GstSessionOutput * out, GstClock * clock,
     GstClockTime base_time);
 
+/* interactive playout: the pads report only the output's own delay */
 G_GNUC_INTERNAL
+void gst_session_output_set_interactive (GstSessionOutput * out,
+    gboolean interactive);
+
 /* placement delay that leaves time for retransmissions (see the .c) */
+G_GNUC_INTERNAL
 gboolean gst_session_output_set_recovery (GstSessionOutput * out,
     GstClockTime recovery);
 

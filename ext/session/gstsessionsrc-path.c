@@ -39,6 +39,7 @@ src_set_recovery (GstSessionSrc * self, GstClockTime recovery)
 /* the least rise: each moves the timeline (a few frames repeated, a gap in
  * the audio), small refinements of the measures are not worth one */
 #define RISE_MIN_MS 30
+#define RISE_MIN_INTERACTIVE_MS 5
 /* the most the start-session exchange sets it to
  * (src_guess_from_signalling) */
 #define GUESS_MAX_MS 200u
@@ -78,6 +79,21 @@ src_start_latency (GstSessionSrc * self)
       GST_CLOCK_TIME_NONE, 0, frame_interval (self));
 }
 
+/* latency=-1 off loopback: the outputs' placement delay at a session's
+ * start, ms. Interactive: what the jitter asks for, the jitterbuffer
+ * keeping its latency for the retransmissions that still come (late) */
+guint
+src_start_recovery (GstSessionSrc * self)
+{
+  GstSessionSrcPrivate *priv = PRIV (self);
+
+  if (priv->interactive)
+    return MAX (priv->auto_recovery,
+        gst_session_latency_interactive (GST_CLOCK_TIME_NONE));
+  return MAX (src_start_latency (self), priv->auto_latency);
+}
+
+
 /* latency=-1 off loopback: the latency from now on, @target ms, higher
  * than before: the jitterbuffers take it (once media flows) and the
  * outputs place media that much later */
@@ -88,6 +104,16 @@ take_latency (GstSessionSrc * self, guint target)
 
   priv->auto_latency = target;
   gst_session_stage_set_latency (priv->stage, target);
+  if (!priv->interactive)
+    src_set_recovery (self, target * GST_MSECOND);
+}
+
+/* interactive: the outputs place media @target ms after its least
+ * delayed arrival from now on */
+static void
+take_recovery (GstSessionSrc * self, guint target)
+{
+  PRIV (self)->auto_recovery = target;
   src_set_recovery (self, target * GST_MSECOND);
 }
 
@@ -143,6 +169,15 @@ src_follow_path (GstSessionSrc * self, gint64 now)
   round_trip = gst_session_path_probe_round_trip (&priv->path_probe);
   rtx = gst_session_path_readings_rtx_round_trip (&priv->path_readings);
   jitter = gst_session_path_readings_jitter (&priv->path_readings);
+  if (priv->interactive) {
+    guint shown = gst_session_latency_interactive (jitter);
+
+    if (shown >= src_start_recovery (self) + RISE_MIN_INTERACTIVE_MS) {
+      GST_INFO_OBJECT (self, "interactive: media shown %u ms after its "
+          "least delayed arrival, was %u", shown, src_start_recovery (self));
+      take_recovery (self, shown);
+    }
+  }
   target = gst_session_latency_for_path (round_trip, rtx, jitter,
       frame_interval (self));
   if (target < current + RISE_MIN_MS)

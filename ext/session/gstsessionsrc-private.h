@@ -48,6 +48,7 @@ typedef struct
   gchar *stun_server;
   gchar *turn_server;
   gint latency;
+  GstSessionPlayout playout;
   gboolean decode;
   gchar *channel_label;
   gboolean renew;
@@ -91,7 +92,9 @@ typedef struct
   GSource *watchdog_source;
   GstSessionStatsState stats_state;
   guint auto_latency;           /* latency=-1 off loopback: ms, or 0 */
+  guint auto_recovery;          /* and the interactive placement delay */
   gboolean follows_path;        /* the session's latency is auto_latency */
+  gboolean interactive;         /* the run's playout (copied at its start) */
   gint64 latency_checked;       /* monotonic µs */
   GstSessionPathProbe path_probe;       /* this session's own pings */
   GstSessionPathReadings path_readings; /* jitter, rtx round trip: 1/s */
@@ -158,6 +161,7 @@ G_GNUC_INTERNAL gboolean src_stop_timeout (gpointer data);
 G_GNUC_INTERNAL void src_set_recovery (GstSessionSrc * self,
     GstClockTime recovery);
 G_GNUC_INTERNAL guint src_start_latency (GstSessionSrc * self);
+G_GNUC_INTERNAL guint src_start_recovery (GstSessionSrc * self);
 G_GNUC_INTERNAL void src_follow_path (GstSessionSrc * self, gint64 now);
 G_GNUC_INTERNAL void src_guess_from_signalling (GstSessionSrc * self);
 G_GNUC_INTERNAL void src_path_round_trip (GstSessionSrc * self, gdouble ms);

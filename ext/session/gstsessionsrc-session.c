@@ -819,6 +819,7 @@ src_start_session (GstSessionSrc * self)
   config.audio = klass->has_audio;
   config.decode = priv->decode;
   config.loopback_only = url_is_loopback (url);
+  priv->interactive = priv->playout == GST_SESSION_PLAYOUT_INTERACTIVE;
   config.ice_tcp = priv->ice_tcp;
   config.relay_only = priv->ice_transport_policy ==
       GST_WEBRTC_ICE_TRANSPORT_POLICY_RELAY;
@@ -826,6 +827,9 @@ src_start_session (GstSessionSrc * self)
       config.loopback_only ? AUTO_LATENCY_LOOPBACK :
       MAX (src_start_latency (self), priv->auto_latency);
   priv->follows_path = priv->latency < 0 && !config.loopback_only;
+  /* interactive: a stream's first packet waits no longer than its place */
+  if (priv->follows_path && priv->interactive)
+    config.start_latency_ms = src_start_recovery (self);
   config.stun_server = stun = g_strdup (priv->stun_server);
   config.turn_server = turn = g_strdup (priv->turn_server);
   config.channel_label = label = g_strdup (priv->channel_label);
@@ -869,12 +873,15 @@ src_start_session (GstSessionSrc * self)
   g_atomic_int_set (&priv->expected_width, 0);
   g_atomic_int_set (&priv->expected_height, 0);
   for (i = 0; i < G_N_ELEMENTS (priv->outputs); i++)
-    if (priv->outputs[i])
+    if (priv->outputs[i]) {
       gst_session_output_new_session (priv->outputs[i]);
+      gst_session_output_set_interactive (priv->outputs[i], priv->interactive);
+    }
   /* off loopback, lost packets are asked for again: the output places
    * media the jitterbuffer's latency later, time for a retransmission to
    * arrive (on loopback nothing is lost, and nothing is added) */
-  src_set_recovery (self, config.loopback_only ? 0 :
+  src_set_recovery (self, config.loopback_only ? 0 : priv->follows_path ?
+      src_start_recovery (self) * GST_MSECOND :
       config.latency_ms * GST_MSECOND);
   GST_INFO_OBJECT (self, "starting session %u (attempt %u)",
       priv->lifecycle.sessions, priv->lifecycle.attempt + 1);

@@ -80,6 +80,7 @@ enum
   PROP_SIGNALLER,
   PROP_MAX_RETRY_WAIT,
   PROP_RENEW_MIN_MEDIA,
+  PROP_PLAYOUT,
 };
 
 enum
@@ -101,6 +102,24 @@ src_emit_control_message (GstSessionSrc * self, GstSessionMessage * message)
 
 
 static void gst_session_src_child_proxy_init (GstChildProxyInterface * iface);
+
+GType
+gst_session_playout_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_SESSION_PLAYOUT_INTERACTIVE, "Shown once complete, after the "
+          "jitter", "interactive"},
+    {GST_SESSION_PLAYOUT_SMOOTH, "Time for retransmissions and the sender's "
+          "spread", "smooth"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstSessionPlayout",
+            values));
+  return type;
+}
 
 G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstSessionSrc, gst_session_src,
     GST_TYPE_BIN, G_ADD_PRIVATE (GstSessionSrc)
@@ -388,6 +407,9 @@ gst_session_src_set_property (GObject * object, guint prop_id,
     case PROP_LATENCY:
       priv->latency = g_value_get_int (value);
       break;
+    case PROP_PLAYOUT:
+      priv->playout = g_value_get_enum (value);
+      break;
     case PROP_DECODE:
       priv->decode = g_value_get_boolean (value);
       break;
@@ -465,6 +487,9 @@ gst_session_src_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_LATENCY:
       g_value_set_int (value, priv->latency);
+      break;
+    case PROP_PLAYOUT:
+      g_value_set_enum (value, priv->playout);
       break;
     case PROP_DECODE:
       g_value_set_boolean (value, priv->decode);
@@ -558,6 +583,7 @@ gst_session_src_constructed (GObject * object)
   G_OBJECT_CLASS (gst_session_src_parent_class)->constructed (object);
 
   priv->renew = klass->default_renew;
+  priv->playout = klass->default_playout;
   templ = gst_element_class_get_pad_template (eclass, "video");
   if (templ) {
     priv->outputs[GST_SESSION_OUTPUT_VIDEO] =
@@ -736,6 +762,28 @@ gst_session_src_class_init (GstSessionSrcClass * klass)
           "Jitterbuffer latency in ms (-1: 5 on loopback; elsewhere it "
           "follows the measured round trip and jitter, 40 to 500)",
           -1, 10000, DEFAULT_LATENCY, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstSessionSrc:playout:
+   *
+   * How long media waits before it is shown. `interactive` (worldsrc's
+   * default): a frame is placed three times the path's jitter and 7 ms
+   * (at least 10 ms) after its least delayed arrival, and the pads report
+   * 5 ms (the output's own delay); a frame that waited for a
+   * retransmission is shown late rather than the others later. `smooth`
+   * (directorsrc's default): placed late enough for two requests of each
+   * lost packet, and the pads report 1.5 frames less that and 30 ms (the
+   * filler's wait before it repeats a frame). Either way the jitterbuffer
+   * waits for retransmissions (#GstSessionSrc:latency); on loopback
+   * nothing is placed later.
+   */
+  g_object_class_install_property (gobject_class, PROP_PLAYOUT,
+      g_param_spec_enum ("playout", "Playout",
+          "interactive: shown once complete, after the jitter; smooth: time "
+          "for retransmissions and the sender's spread (default: worldsrc "
+          "interactive, directorsrc smooth)", GST_TYPE_SESSION_PLAYOUT,
+          GST_SESSION_PLAYOUT_INTERACTIVE, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
 
   /**

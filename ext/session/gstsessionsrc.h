@@ -17,6 +17,26 @@
 
 G_BEGIN_DECLS
 
+/**
+ * GstSessionPlayout:
+ * @GST_SESSION_PLAYOUT_INTERACTIVE: a frame is shown once it is complete,
+ *   after what the path's jitter asks for; a lost packet is waited for
+ *   only while losses make retransmissions pay (worldsrc's default)
+ * @GST_SESSION_PLAYOUT_SMOOTH: time for two requests of each lost packet
+ *   and 1.5 frames of the sender's spread before a frame is repeated
+ *   (directorsrc's default: a film, mostly recorded)
+ *
+ * How long media waits before it is shown (#GstSessionSrc:playout).
+ */
+typedef enum
+{
+  GST_SESSION_PLAYOUT_INTERACTIVE,
+  GST_SESSION_PLAYOUT_SMOOTH,
+} GstSessionPlayout;
+
+#define GST_TYPE_SESSION_PLAYOUT (gst_session_playout_get_type ())
+GType gst_session_playout_get_type (void);
+
 #define GST_TYPE_SESSION_SRC (gst_session_src_get_type ())
 G_DECLARE_DERIVABLE_TYPE (GstSessionSrc, gst_session_src, GST, SESSION_SRC,
     GstBin)
@@ -31,6 +51,7 @@ G_DECLARE_DERIVABLE_TYPE (GstSessionSrc, gst_session_src, GST, SESSION_SRC,
  *   each session's settings give it (director)
  * @height: its height
  * @default_renew: default of the #GstSessionSrc:renew property
+ * @default_playout: default of the #GstSessionSrc:playout property
  * @wait_configured: keep each session's media out of the output until
  *   `configured` (director: the service streams its default size before)
  * @channel_open: a session's control channel opened
@@ -59,6 +80,7 @@ struct _GstSessionSrcClass
   gint width;
   gint height;
   gboolean default_renew;
+  GstSessionPlayout default_playout;
   gboolean wait_configured;
 
   void (*channel_open) (GstSessionSrc * src);

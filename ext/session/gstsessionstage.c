@@ -810,7 +810,8 @@ gst_session_stage_new (GstElement * owner,
    * gstsessionstage-media.c) */
   g_object_set (stage->webrtc, "bundle-policy",
       GST_WEBRTC_BUNDLE_POLICY_MAX_BUNDLE, "latency",
-      MIN (config->latency_ms, START_LATENCY_MS), NULL);
+      MIN (config->latency_ms, config->start_latency_ms ?
+          config->start_latency_ms : START_LATENCY_MS), NULL);
   if (stage->stun_server)
     g_object_set (stage->webrtc, "stun-server", stage->stun_server, NULL);
   if (stage->turn_server)

@@ -421,6 +421,7 @@ gst_world_src_class_init (GstWorldSrcClass * klass)
   src_class->fps_d = GST_SESSION_WORLD_FPS_D;
   src_class->width = GST_SESSION_WORLD_WIDTH;
   src_class->height = GST_SESSION_WORLD_HEIGHT;
+  src_class->default_playout = GST_SESSION_PLAYOUT_INTERACTIVE;
   src_class->default_renew = FALSE;
   src_class->channel_open = gst_world_src_channel_open;
   src_class->channel_closed = gst_world_src_channel_closed;

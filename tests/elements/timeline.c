@@ -439,6 +439,26 @@ GST_START_TEST (test_reported_latency_counts_the_recovery_once)
 
 GST_END_TEST;
 
+/* Interactive playout: the pad reports only the output's own delay
+ * (5 ms), whatever the recovery delay; a repeat the filler makes late is
+ * shown late, not every frame. */
+GST_START_TEST (test_reported_latency_interactive)
+{
+  Timeline t;
+
+  timeline_init_rate (&t, FALSE, 16);
+  gst_session_output_set_interactive (t.out, TRUE);
+  fail_unless_equals_uint64 (reported_latency (&t), 5 * GST_MSECOND);
+  gst_session_output_set_recovery (t.out, 10 * GST_MSECOND);
+  fail_unless_equals_uint64 (reported_latency (&t), 5 * GST_MSECOND);
+  gst_session_output_set_interactive (t.out, FALSE);
+  fail_unless_equals_uint64 (reported_latency (&t),
+      t.frame + t.frame / 2 - 10 * GST_MSECOND + 30 * GST_MSECOND);
+  timeline_clear (&t);
+}
+
+GST_END_TEST;
+
 /* Off loopback (a recovery delay of 200 ms), encoded output. The first
  * sender report comes with frame 30, and frame 30 is held 150 ms after it
  * came from the network (the jitterbuffer waiting for a lost packet),
@@ -516,6 +536,7 @@ timeline_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_steady_input_fills_every_slot);
   tcase_add_test (tc, test_reported_latency_counts_the_recovery_once);
+  tcase_add_test (tc, test_reported_latency_interactive);
   tcase_add_test (tc, test_latency_rise_is_taken_not_dropped);
   tcase_add_test (tc, test_jitter_keeps_every_slot);
   tcase_add_test (tc, test_late_frame_decoded_dropped_encoded_kept);

@@ -102,6 +102,9 @@ GstClockTime gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
     GstClockTime now);
 
 G_GNUC_INTERNAL
+GstClockTime gst_session_output_arrival_time (GstBuffer * in);
+
+G_GNUC_INTERNAL
 gboolean gst_session_output_hold_begins (GstSessionOutput * out,
     GstBuffer * in, GstClockTime now);
 

@@ -758,6 +758,32 @@ done:
   return buf;
 }
 
+/* a running average over about 16 frames */
+#define TIMING_WEIGHT (1.0 / 16)
+
+/* Where a video input's time went (GstSessionOutputStats), at @now,
+ * placed at @mapped. Called with the lock. */
+static void
+note_timing (GstSessionOutput * out, GstBuffer * in, GstCaps * caps,
+    GstClockTime now, GstClockTime mapped)
+{
+  GstClockTime arrival = gst_session_output_arrival_time (in);
+  const GstStructure *s = gst_caps_get_structure (caps, 0);
+  gdouble ahead = GST_CLOCK_DIFF (now, mapped) / 1e6;
+
+  gst_structure_get_int (s, "width", &out->stats.received_width);
+  gst_structure_get_int (s, "height", &out->stats.received_height);
+  if (GST_CLOCK_TIME_IS_VALID (arrival) && arrival >= out->base_time) {
+    gdouble local = GST_CLOCK_DIFF (arrival - out->base_time, now) / 1e6;
+
+    out->stats.arrival_to_output_ms += (local -
+        out->stats.arrival_to_output_ms) * TIMING_WEIGHT;
+  }
+  out->stats.ahead_ms += (ahead - out->stats.ahead_ms) * TIMING_WEIGHT;
+  if (ahead < 0)
+    out->stats.late++;
+}
+
 /* Pushes one decoded (or parsed) sample of the session onto the timeline.
  * Encoded video starts at a keyframe: until one comes, each input is
  * dropped and the answer says so (the element then asks the sender for
@@ -828,6 +854,8 @@ gst_session_output_push (GstSessionOutput * out, GstSample * sample)
   }
   pushed = out->stats.out;
   mapped = gst_session_output_place (out, in, now);
+  if (out->kind == GST_SESSION_OUTPUT_VIDEO)
+    note_timing (out, in, caps, now, mapped);
   GST_LOG_OBJECT (out->appsrc, "input %" GST_TIME_FORMAT "%s at %"
       GST_TIME_FORMAT ": placed at %" GST_TIME_FORMAT,
       GST_TIME_ARGS (GST_BUFFER_PTS (in)),

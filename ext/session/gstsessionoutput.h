@@ -100,6 +100,13 @@ typedef struct
   guint64 refused;              /* video frames too large to scale */
   guint64 queue_dropped;        /* buffers downstream did not take in time */
   GstClockTime filled;          /* time covered by repeats and silence */
+  /* where a frame's time goes (running averages, ms; video): from its last
+   * packet's arrival to the output (jitterbuffer, depay, decode, scale),
+   * and from there to its place (its wait before it is due; < 0: late) */
+  gdouble arrival_to_output_ms;
+  gdouble ahead_ms;
+  guint64 late;                 /* frames that came after their place */
+  gint received_width, received_height; /* the last frame's, unscaled */
 } GstSessionOutputStats;
 
 G_GNUC_INTERNAL

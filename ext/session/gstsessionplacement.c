@@ -302,8 +302,8 @@ take_latency_anew (GstSessionOutputOrigin * o, GstSessionOutputKind k)
 /* The input's arrival from the network, clock time: the latest of its
  * packets' (a frame's packets each carry one, see
  * GST_SESSION_OUTPUT_ARRIVAL), or NONE */
-static GstClockTime
-arrival_time (GstBuffer * in)
+GstClockTime
+gst_session_output_arrival_time (GstBuffer * in)
 {
   GstClockTime latest = GST_CLOCK_TIME_NONE;
   gpointer state = NULL;
@@ -502,7 +502,7 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
   gboolean by_sender, is_local, resumed, concealed, steady = FALSE;
 
   g_mutex_lock (&o->lock);
-  arrival = arrival_time (in);
+  arrival = gst_session_output_arrival_time (in);
   arrived = now;
   if (GST_CLOCK_TIME_IS_VALID (arrival) && arrival >= out->base_time &&
       arrival - out->base_time < now)

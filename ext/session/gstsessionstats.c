@@ -83,6 +83,12 @@ gst_session_stats_build (GstSessionStage * stage,
       set (s, k, "frames-dropped", G_TYPE_UINT64, o.dropped);
       set (s, k, "frames-scaled", G_TYPE_UINT64, o.scaled);
       set (s, k, "frames-refused", G_TYPE_UINT64, o.refused);
+      set (s, k, "frames-late", G_TYPE_UINT64, o.late);
+      set (s, k, "received-width", G_TYPE_INT, o.received_width);
+      set (s, k, "received-height", G_TYPE_INT, o.received_height);
+      set (s, k, "arrival-to-output-ms", G_TYPE_DOUBLE,
+          o.arrival_to_output_ms);
+      set (s, k, "output-ahead-ms", G_TYPE_DOUBLE, o.ahead_ms);
     } else {
       set (s, k, "buffers-in", G_TYPE_UINT64, o.in);
       set (s, k, "silence-ms", G_TYPE_DOUBLE, o.filled / 1e6);

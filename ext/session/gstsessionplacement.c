@@ -648,8 +648,12 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
       /* one input showing the path's share makes the rise the path's */
       o->rise_local[k] = o->rise_local[k] && is_local;
     }
+    /* interactive: the frames a retransmission held come late and
+     * together; only a rise that lasts is the path's (taken at once, one
+     * lost packet put every later frame 125 ms later, LAN) */
     if (o->rise_pending[k] && now >= o->rise_at[k] +
-        (o->rise_local[k] ? LOCAL_PERSIST : rise_spacing (out))) {
+        (o->rise_local[k] || out->interactive ? LOCAL_PERSIST :
+            rise_spacing (out))) {
       GST_DEBUG_OBJECT (out->appsrc, "latency rose from %" GST_STIME_FORMAT
           " to %" GST_STIME_FORMAT "%s", GST_STIME_ARGS (o->latency[k]),
           GST_STIME_ARGS (MIN (lat, o->rise_lat[k])),

@@ -39,7 +39,6 @@ src_set_recovery (GstSessionSrc * self, GstClockTime recovery)
 /* the least rise: each moves the timeline (a few frames repeated, a gap in
  * the audio), small refinements of the measures are not worth one */
 #define RISE_MIN_MS 30
-#define RISE_MIN_INTERACTIVE_MS 5
 /* the most the start-session exchange sets it to
  * (src_guess_from_signalling) */
 #define GUESS_MAX_MS 200u
@@ -172,7 +171,10 @@ src_follow_path (GstSessionSrc * self, gint64 now)
   if (priv->interactive) {
     guint shown = gst_session_latency_interactive (jitter);
 
-    if (shown >= src_start_recovery (self) + RISE_MIN_INTERACTIVE_MS) {
+    /* a rise moves every later frame a whole slot: only for half of one
+     * (at 16 fps, +24 ms for 9 ms of jitter put the LAN's 26 ms at 88) */
+    if (shown >= src_start_recovery (self) + frame_interval (self) /
+        GST_MSECOND / 2) {
       GST_INFO_OBJECT (self, "interactive: media shown %u ms after its "
           "least delayed arrival, was %u", shown, src_start_recovery (self));
       take_recovery (self, shown);

@@ -8,7 +8,8 @@ one line the program printed) and machine.json (written by tests/bench/run).
 A missing result leaves its section saying so. Run by tests/bench/run.
 
 The sections are in report_benchmarks.py (1 to 8), report_soak.py (9) and
-report_net.py (10 to 12); report_common.py has what they share.
+report_net.py (10 to 12), report_glass.py (13); report_common.py has what
+they share.
 """
 import sys
 
@@ -18,6 +19,26 @@ from report_benchmarks import (section_contract, section_control, section_cpu,
 from report_common import Doc, load, table
 from report_net import section_net, section_net_outage, section_net_ttff
 from report_soak import section_soak
+import report_glass
+
+
+# ---------------------------------------------------------------- 13
+
+def section_glass(doc, r):
+    """13: glass to glass beside Chromium, by tests/bench/net-glass"""
+    doc.add("## 13. Glass to glass beside Chromium")
+    doc.add()
+    if not r:
+        doc.add("Not measured in this run (tests/bench/net-glass failed or "
+                "did not run): see `build/bench/net-glass.log`.")
+        doc.add()
+        return
+    text = report_glass.markdown(r, image_prefix="perf/")
+    # its own heading gives way to the numbered one
+    if text.startswith("## "):
+        text = text.split("\n", 1)[1]
+    doc.add(text.strip())
+    doc.add()
 
 
 # ---------------------------------------------------------------- main
@@ -28,7 +49,7 @@ def main():
     results = {n: load(directory, n) for n in
                ["ttff", "control", "cpu", "scale", "renew", "director",
                 "contract", "webhook", "soak", "net", "net-ttff",
-                "net-outage"]}
+                "net-outage", "net-glass"]}
     doc = Doc()
     section_ttff(doc, results["ttff"])
     section_control(doc, results["control"])
@@ -42,6 +63,7 @@ def main():
     section_net(doc, results["net"])
     section_net_ttff(doc, results["net-ttff"])
     section_net_outage(doc, results["net-outage"])
+    section_glass(doc, results["net-glass"])
 
     head = [
         "# Performance",

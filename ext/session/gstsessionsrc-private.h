@@ -62,6 +62,7 @@ typedef struct
   gchar *session_id;
   gchar *control_script;
   guint stats_interval;
+  guint max_bitrate;            /* bit/s; 0: no cap */
   gboolean ice_tcp;
   GstWebRTCICETransportPolicy ice_transport_policy;
 

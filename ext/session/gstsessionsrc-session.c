@@ -834,6 +834,7 @@ src_start_session (GstSessionSrc * self)
   config.turn_server = turn = g_strdup (priv->turn_server);
   config.channel_label = label = g_strdup (priv->channel_label);
   config.gathering_timeout = priv->gathering_timeout * GST_MSECOND;
+  config.max_bitrate = priv->max_bitrate;
   GST_OBJECT_UNLOCK (self);
   config.audio_rate = preferred_audio_rate (self, &config.audio_channels);
 

@@ -54,6 +54,8 @@ GST_DEBUG_CATEGORY (gst_session_src_debug);
 #define DEFAULT_STOP_TIMEOUT 5000
 #define DEFAULT_MAX_RETRY_WAIT 30000
 #define DEFAULT_RENEW_MIN_MEDIA 2000
+/* no cap: the sender's own estimate and the element's REMB govern */
+#define DEFAULT_MAX_BITRATE 0
 
 
 enum
@@ -75,6 +77,7 @@ enum
   PROP_SESSION_ID,
   PROP_CONTROL_SCRIPT,
   PROP_STATS_INTERVAL,
+  PROP_MAX_BITRATE,
   PROP_ICE_TCP,
   PROP_ICE_TRANSPORT_POLICY,
   PROP_SIGNALLER,
@@ -454,6 +457,9 @@ gst_session_src_set_property (GObject * object, guint prop_id,
     case PROP_STATS_INTERVAL:
       priv->stats_interval = g_value_get_uint (value);
       break;
+    case PROP_MAX_BITRATE:
+      priv->max_bitrate = g_value_get_uint (value);
+      break;
     case PROP_CONTROL_SCRIPT:
       g_free (priv->control_script);
       priv->control_script = g_value_dup_string (value);
@@ -533,6 +539,9 @@ gst_session_src_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_STATS_INTERVAL:
       g_value_set_uint (value, priv->stats_interval);
       break;
+    case PROP_MAX_BITRATE:
+      g_value_set_uint (value, priv->max_bitrate);
+      break;
     case PROP_CONTROL_SCRIPT:
       g_value_set_string (value, priv->control_script);
       break;
@@ -609,6 +618,7 @@ gst_session_src_init (GstSessionSrc * self)
       (gst_session_http_signaller_new (NULL)));
   priv->latency = DEFAULT_LATENCY;
   priv->stats_interval = DEFAULT_STATS_INTERVAL;
+  priv->max_bitrate = DEFAULT_MAX_BITRATE;
   priv->decode = DEFAULT_DECODE;
   priv->channel_label = g_strdup (DEFAULT_CHANNEL_LABEL);
   priv->max_retries = DEFAULT_MAX_RETRIES;
@@ -829,6 +839,22 @@ gst_session_src_class_init (GstSessionSrcClass * klass)
           "Milliseconds between session/stats messages (0: none)", 0,
           3600000, DEFAULT_STATS_INTERVAL, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
+
+  /**
+   * GstSessionSrc:max-bitrate:
+   *
+   * The most video the sender is asked to send, in bits per second: the
+   * REMB the element sends once a second never says more, and the offer
+   * carries it as b=TIAS and b=AS on the video. 0 (the default): no cap,
+   * the sender follows its own estimate of the path (transport-cc) and the
+   * element's REMB. Taken when a session starts.
+   */
+  g_object_class_install_property (gobject_class, PROP_MAX_BITRATE,
+      g_param_spec_uint ("max-bitrate", "Max bitrate",
+          "Most video bits per second the sender is told to send (REMB, "
+          "b=TIAS; 0: no cap)", 0, G_MAXUINT, DEFAULT_MAX_BITRATE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
 
   /**
    * GstSessionSrc:decode:

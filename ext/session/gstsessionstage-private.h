@@ -5,7 +5,7 @@
  * What the session stage's files share (gstsessionstage.c: construction,
  * ICE and the offer, the data channel; gstsessionstage-media.c: the
  * incoming streams and their loss recovery; gstsessionstage-stats.c:
- * transport statistics).
+ * transport statistics and the congestion feedback sent).
  */
 
 #ifndef __GST_SESSION_STAGE_PRIVATE_H__
@@ -14,6 +14,7 @@
 #include <gst/webrtc/webrtc.h>
 
 #include "gstsessionstage.h"
+#include "gstsessionremb.h"
 
 G_BEGIN_DECLS
 
@@ -52,8 +53,8 @@ struct _GstSessionStage
   GSource *gather_source;
 
   /* lock protects dead, promises, times, ssrc, jitterbuffers,
-   * video_sink, keyframe_asked and (for other threads) config.latency_ms;
-   * never held while calling out */
+   * video_sink, keyframe_asked, rtp_session, the feedback fields and (for
+   * other threads) config.latency_ms; never held while calling out */
   GMutex lock;
   gboolean dead;
   /* each in flight (a reference) until its change function ran, or
@@ -71,6 +72,10 @@ struct _GstSessionStage
   gint64 keyframe_asked;        /* monotonic µs of the last request */
   gint dropout_rtp;             /* atomic: a video gap this long (90 kHz
                                  * RTP time) is a dropout (on_video_rtp) */
+  /* congestion feedback (gstsessionstage-stats.c) */
+  GObject *rtp_session;         /* RTPSession whose reports carry REMB */
+  GstSessionRemb remb;          /* the estimate (RTCP thread) */
+  GstSessionFeedbackStats feedback;
 };
 
 /* a function run in the owner's context (see stage_invoke) */
@@ -105,6 +110,9 @@ G_GNUC_INTERNAL void stage_set_dropout (GstSessionStage * stage,
 G_GNUC_INTERNAL void stage_on_new_jitterbuffer (GstElement * rtpbin,
     GstElement * jitterbuffer, guint session, guint ssrc,
     GstSessionStage * stage);
+G_GNUC_INTERNAL void stage_watch_feedback (GstSessionStage * stage,
+    GstElement * rtpsession);
+G_GNUC_INTERNAL void stage_unwatch_feedback (GstSessionStage * stage);
 
 G_END_DECLS
 

@@ -5,7 +5,9 @@
  * The session stage's transport statistics (gstsessionstage.c): what
  * webrtcbin's get-stats, the jitterbuffers and the rtpsession know of each
  * stream, gathered for the session/stats message, and the jitterbuffer
- * latency changed while running.
+ * latency changed while running. And the congestion feedback the stage
+ * sends: a REMB in a regular report once a second (rtpsession makes
+ * none in GStreamer 1.22), and the count of rtpsession's TWCC feedback.
  */
 
 #ifdef HAVE_CONFIG_H
@@ -13,6 +15,7 @@
 #endif
 
 #include <gst/webrtc/webrtc.h>
+#include <gst/rtp/rtp.h>
 
 #include "gstsessionarrival.h"
 #include "gstsessionstage-private.h"
@@ -29,6 +32,163 @@ stage_on_new_jitterbuffer (GstElement * rtpbin, GstElement * jitterbuffer,
   gst_session_arrival_watch (jitterbuffer, stage->config.clock);
   g_mutex_lock (&stage->lock);
   g_ptr_array_add (stage->jitterbuffers, gst_object_ref (jitterbuffer));
+  g_mutex_unlock (&stage->lock);
+}
+
+/* ---- congestion feedback ---- */
+
+/* The counters of the stream @ssrc that the estimate takes (RTCP thread,
+ * with the session's lock free) */
+static gboolean
+stream_counters (GObject * session, guint ssrc, guint64 * octets,
+    guint64 * packets, gint64 * lost)
+{
+  GObject *source = NULL;
+  GstStructure *s = NULL;
+  gint n = 0;
+  gboolean ok;
+
+  g_signal_emit_by_name (session, "get-source-by-ssrc", ssrc, &source);
+  if (source == NULL)
+    return FALSE;
+  g_object_get (source, "stats", &s, NULL);
+  g_object_unref (source);
+  if (s == NULL)
+    return FALSE;
+  ok = gst_structure_get (s, "octets-received", G_TYPE_UINT64, octets,
+      "packets-received", G_TYPE_UINT64, packets, "packets-lost", G_TYPE_INT,
+      &n, NULL);
+  gst_structure_free (s);
+  *lost = n;
+  return ok;
+}
+
+/* Appends a REMB about @ssrc from @sender to the compound packet; the
+ * bitrate it says, 0 when it did not fit */
+static guint64
+add_remb (GstRTCPBuffer * rtcp, guint32 sender, guint32 ssrc, guint64 bitrate)
+{
+  GstRTCPPacket packet;
+  guint64 said = 0;
+
+  if (!gst_rtcp_buffer_add_packet (rtcp, GST_RTCP_TYPE_PSFB, &packet))
+    return 0;
+  gst_rtcp_packet_fb_set_type (&packet, GST_RTCP_PSFB_TYPE_AFB);
+  gst_rtcp_packet_fb_set_sender_ssrc (&packet, sender);
+  gst_rtcp_packet_fb_set_media_ssrc (&packet, 0);
+  if (gst_rtcp_packet_fb_set_fci_length (&packet, GST_SESSION_REMB_FCI_WORDS))
+    said = gst_session_remb_write_fci (gst_rtcp_packet_fb_get_fci (&packet),
+        bitrate, ssrc);
+  else
+    gst_rtcp_packet_remove (&packet);
+  return said;
+}
+
+/* rtpsession about to send @buffer (its RTCP thread): TWCC feedback is
+ * counted and never suppressed; a regular report (it starts with an RR
+ * or SR) takes a REMB about the video once a second, when the answer
+ * took REMB. */
+static gboolean
+on_sending_rtcp (GObject * session, GstBuffer * buffer, gboolean early,
+    GstSessionStage * stage)
+{
+  GstRTCPBuffer rtcp = GST_RTCP_BUFFER_INIT;
+  GstRTCPPacket first;
+  GstRTCPType type;
+  gint64 now = g_get_monotonic_time ();
+  guint64 octets = 0, packets = 0, bitrate = 0, said;
+  gint64 lost = 0;
+  guint32 sender = 0, ssrc;
+  gboolean due;
+
+  if (!gst_buffer_is_writable (buffer) ||
+      !gst_rtcp_buffer_map (buffer, GST_MAP_READWRITE, &rtcp))
+    return FALSE;
+  if (!gst_rtcp_buffer_get_first_packet (&rtcp, &first)) {
+    gst_rtcp_buffer_unmap (&rtcp);
+    return FALSE;
+  }
+  type = gst_rtcp_packet_get_type (&first);
+  if (type == GST_RTCP_TYPE_RTPFB &&
+      gst_rtcp_packet_fb_get_type (&first) == GST_RTCP_RTPFB_TYPE_TWCC) {
+    gst_rtcp_buffer_unmap (&rtcp);
+    GST_LOG_OBJECT (stage->owner, "TWCC feedback of %" G_GSIZE_FORMAT
+        " bytes", gst_buffer_get_size (buffer));
+    g_mutex_lock (&stage->lock);
+    stage->feedback.twcc_sent++;
+    g_mutex_unlock (&stage->lock);
+    return TRUE;
+  }
+  if (type == GST_RTCP_TYPE_RR)
+    sender = gst_rtcp_packet_rr_get_ssrc (&first);
+  else if (type == GST_RTCP_TYPE_SR)
+    gst_rtcp_packet_sr_get_sender_info (&first, &sender, NULL, NULL, NULL,
+        NULL);
+  g_mutex_lock (&stage->lock);
+  ssrc = stage->ssrc[GST_SESSION_OUTPUT_VIDEO];
+  due = !stage->dead && stage->feedback.remb && ssrc != 0 && sender != 0 &&
+      (stage->remb.at == 0 || now - stage->remb.at >=
+      GST_SESSION_REMB_INTERVAL);
+  g_mutex_unlock (&stage->lock);
+  if (due && stream_counters (session, ssrc, &octets, &packets, &lost)) {
+    g_mutex_lock (&stage->lock);
+    due = gst_session_remb_update (&stage->remb, now, octets, packets, lost,
+        &bitrate);
+    g_mutex_unlock (&stage->lock);
+    if (due && (said = add_remb (&rtcp, sender, ssrc, bitrate)) > 0) {
+      g_mutex_lock (&stage->lock);
+      stage->feedback.remb_bitrate = said;
+      stage->feedback.rembs_sent++;
+      g_mutex_unlock (&stage->lock);
+    }
+  }
+  gst_rtcp_buffer_unmap (&rtcp);
+  return FALSE;
+}
+
+/* The rtpsession of the bundled session sends the stage's feedback */
+void
+stage_watch_feedback (GstSessionStage * stage, GstElement * rtpsession)
+{
+  GObject *internal = NULL;
+
+  g_object_get (rtpsession, "internal-session", &internal, NULL);
+  if (internal == NULL)
+    return;
+  g_mutex_lock (&stage->lock);
+  if (stage->rtp_session == NULL && !stage->dead) {
+    /* no stage reference: disconnected in gst_session_stage_free */
+    g_signal_connect (internal, "on-sending-rtcp",
+        G_CALLBACK (on_sending_rtcp), stage);
+    stage->rtp_session = internal;
+    internal = NULL;
+  }
+  g_mutex_unlock (&stage->lock);
+  g_clear_object (&internal);
+}
+
+/* Once the pipeline is in NULL (its RTCP thread joined) */
+void
+stage_unwatch_feedback (GstSessionStage * stage)
+{
+  GObject *session;
+
+  g_mutex_lock (&stage->lock);
+  session = stage->rtp_session;
+  stage->rtp_session = NULL;
+  g_mutex_unlock (&stage->lock);
+  if (session) {
+    g_signal_handlers_disconnect_by_data (session, stage);
+    g_object_unref (session);
+  }
+}
+
+void
+gst_session_stage_get_feedback_stats (GstSessionStage * stage,
+    GstSessionFeedbackStats * stats)
+{
+  g_mutex_lock (&stage->lock);
+  *stats = stage->feedback;
   g_mutex_unlock (&stage->lock);
 }
 

@@ -19,8 +19,8 @@
  *
  * This file builds the stage, gathers and offers, and carries the data
  * channel; the incoming streams and their loss recovery are in
- * gstsessionstage-media.c, the transport statistics in
- * gstsessionstage-stats.c.
+ * gstsessionstage-media.c, the transport statistics and the congestion
+ * feedback (REMB, TWCC) in gstsessionstage-stats.c.
  *
  * Threads: webrtcbin calls back on its own threads; everything but samples
  * and channel messages is marshalled to the owner's context. A stage is
@@ -72,6 +72,13 @@ GST_DEBUG_CATEGORY (session_stage_debug);
  * at 100 ms and 64 kbit/s). */
 #define FEEDBACK_INTERVAL ((guint64) (25 * GST_MSECOND))
 #define FEEDBACK_BANDWIDTH 120000.0
+
+/* transport-wide congestion control (TWCC): the sender numbers every
+ * packet in this header extension, and rtpsession reports each one's
+ * arrival time (RTPFB 15) once the answer maps it. Both media carry it,
+ * with the same id (one numbering under BUNDLE). */
+#define TWCC_EXTMAP "extmap-3=(string)" \
+  "http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01"
 
 
 GstSessionStage *
@@ -633,6 +640,8 @@ on_offer_created (GstPromise * promise, gpointer user_data)
     goto done;
   }
   stage_mark (stage, &stage->times.offer_created);
+  /* goog-remb and the max-bitrate cap, which webrtcbin cannot write */
+  gst_session_remb_offer (offer->sdp, stage->config.max_bitrate);
   set = stage_promise_new (stage, STAGE_PROMISE_LOCAL, on_offer_set);
   if (set) {
     g_signal_emit_by_name (stage->webrtc, "set-local-description", offer, set);
@@ -678,13 +687,16 @@ on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
  * the stream (over SRTP every packet is authenticated anyway). */
 static void
 on_rtpbin_element_added (GstBin * rtpbin, GstElement * element,
-    gpointer user_data)
+    GstSessionStage * stage)
 {
   GstElementFactory *factory = gst_element_get_factory (element);
 
-  if (factory && g_strcmp0 (GST_OBJECT_NAME (factory), "rtpsession") == 0)
-    g_object_set (element, "rtcp-min-interval", FEEDBACK_INTERVAL,
-        "rtcp-fraction", FEEDBACK_BANDWIDTH, "probation", 0u, NULL);
+  if (factory == NULL ||
+      g_strcmp0 (GST_OBJECT_NAME (factory), "rtpsession") != 0)
+    return;
+  g_object_set (element, "rtcp-min-interval", FEEDBACK_INTERVAL,
+      "rtcp-fraction", FEEDBACK_BANDWIDTH, "probation", 0u, NULL);
+  stage_watch_feedback (stage, element);
 }
 
 /* A receive-only transceiver for @caps_str. With @nack, lost packets are
@@ -789,6 +801,7 @@ gst_session_stage_new (GstElement * owner,
   stage->config.channel_label = stage->channel_label;
   stage->config.clock = config->clock ? gst_object_ref (config->clock) : NULL;
   g_mutex_init (&stage->lock);
+  gst_session_remb_init (&stage->remb, config->max_bitrate);
   stage->jitterbuffers = g_ptr_array_new_with_free_func (gst_object_unref);
   stage->times.created = g_get_monotonic_time ();
 
@@ -839,11 +852,11 @@ gst_session_stage_new (GstElement * owner,
     if (rtpbin)
       g_object_set (rtpbin, "max-ts-offset", (gint64) 1, NULL);
     if (rtpbin) {
-      g_signal_connect (rtpbin, "element-added",
-          G_CALLBACK (on_rtpbin_element_added), NULL);
       /* no reference: the stage owns rtpbin (a reference here would be a
        * cycle that kept the whole pipeline alive); disconnected in
        * gst_session_stage_free */
+      g_signal_connect (rtpbin, "element-added",
+          G_CALLBACK (on_rtpbin_element_added), stage);
       g_signal_connect (rtpbin, "new-jitterbuffer",
           G_CALLBACK (stage_on_new_jitterbuffer), stage);
     }
@@ -858,16 +871,20 @@ gst_session_stage_new (GstElement * owner,
   }
 
   /* video: NACK with RTX for losses the jitterbuffer can still wait for,
-   * PLI (and FIR) for a keyframe when a frame cannot be recovered */
+   * PLI (and FIR) for a keyframe when a frame cannot be recovered, and
+   * congestion feedback: transport-cc here, goog-remb added to the offer
+   * (on_offer_created) */
   if (config->video)
     add_transceiver (stage, "application/x-rtp,media=video,"
         "encoding-name=VP8,payload=96,clock-rate=90000,"
         "rtcp-fb-nack=(boolean)true,rtcp-fb-nack-pli=(boolean)true,"
-        "rtcp-fb-ccm-fir=(boolean)true;"
+        "rtcp-fb-ccm-fir=(boolean)true,rtcp-fb-transport-cc=(boolean)true,"
+        TWCC_EXTMAP ";"
         "application/x-rtp,media=video,encoding-name=H264,payload=102,"
         "clock-rate=90000,packetization-mode=(string)1,"
         "profile-level-id=(string)42e01f,rtcp-fb-nack=(boolean)true,"
-        "rtcp-fb-nack-pli=(boolean)true,rtcp-fb-ccm-fir=(boolean)true",
+        "rtcp-fb-nack-pli=(boolean)true,rtcp-fb-ccm-fir=(boolean)true,"
+        "rtcp-fb-transport-cc=(boolean)true," TWCC_EXTMAP,
         !config->loopback_only);
   /* audio: Opus in-band FEC (each packet carries a coarse copy of the one
    * before it) and the decoder's concealment, as browsers do */
@@ -875,7 +892,8 @@ gst_session_stage_new (GstElement * owner,
     add_transceiver (stage, "application/x-rtp,media=audio,"
         "encoding-name=OPUS,payload=111,clock-rate=48000,"
         "encoding-params=(string)2,useinbandfec=(string)1,"
-        "minptime=(string)10", FALSE);
+        "minptime=(string)10,rtcp-fb-transport-cc=(boolean)true,"
+        TWCC_EXTMAP, FALSE);
 
   g_signal_connect (stage->webrtc, "pad-added", G_CALLBACK (stage_on_pad_added),
       stage);
@@ -981,6 +999,9 @@ gst_session_stage_set_answer (GstSessionStage * stage, const gchar * sdp,
     return FALSE;
   }
   GST_DEBUG_OBJECT (stage->owner, "answer:\n%s", sdp);
+  g_mutex_lock (&stage->lock);
+  stage->feedback.remb = gst_session_remb_answered (msg);
+  g_mutex_unlock (&stage->lock);
   answer = gst_webrtc_session_description_new (GST_WEBRTC_SDP_TYPE_ANSWER, msg);
   /* the reply comes later, on webrtcbin's thread (see stage_promise_new) */
   promise = stage_promise_new (stage, STAGE_PROMISE_ANSWER, on_answer_set);
@@ -1098,6 +1119,8 @@ gst_session_stage_free (GstSessionStage * stage)
   g_ptr_array_set_size (stage->jitterbuffers, 0);
   g_mutex_unlock (&stage->lock);
   bring_down_stragglers (stage);
+  /* its RTCP thread is joined: no report is sent any more */
+  stage_unwatch_feedback (stage);
   /* webrtcbin's thread is stopped: no promise is replied any more */
   interrupt_promises (stage);
   stage_unref (stage);

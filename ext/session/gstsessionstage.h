@@ -48,6 +48,8 @@ typedef struct
   GstClockTime gathering_timeout;
   gint audio_rate;              /* raw audio output rate */
   gint audio_channels;          /* raw audio output channels */
+  guint max_bitrate;            /* video bit/s the sender is told at most
+                                 * (REMB, b=TIAS); 0: no cap */
   GstClock *clock;
   GstClockTime base_time;
 } GstSessionStageConfig;
@@ -109,6 +111,19 @@ typedef struct
 G_GNUC_INTERNAL
 void gst_session_stage_get_transport_stats (GstSessionStage * stage,
     GstSessionOutputKind kind, GstSessionTransportStats * stats);
+
+/* The congestion feedback sent to the sender, since the stage began */
+typedef struct
+{
+  gboolean remb;                /* the answer took REMB: it is sent */
+  guint64 remb_bitrate;         /* the last REMB's, bit/s; 0: none yet */
+  guint64 rembs_sent;
+  guint64 twcc_sent;            /* transport-cc feedback packets */
+} GstSessionFeedbackStats;
+
+G_GNUC_INTERNAL
+void gst_session_stage_get_feedback_stats (GstSessionStage * stage,
+    GstSessionFeedbackStats * stats);
 
 G_GNUC_INTERNAL
 void gst_session_stage_query_transport (GstSessionStage * stage);

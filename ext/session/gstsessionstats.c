@@ -86,8 +86,7 @@ gst_session_stats_build (GstSessionStage * stage,
       set (s, k, "frames-late", G_TYPE_UINT64, o.late);
       set (s, k, "received-width", G_TYPE_INT, o.received_width);
       set (s, k, "received-height", G_TYPE_INT, o.received_height);
-      set (s, k, "arrival-to-output-ms", G_TYPE_DOUBLE,
-          o.arrival_to_output_ms);
+      set (s, k, "arrival-to-output-ms", G_TYPE_DOUBLE, o.arrival_to_output_ms);
       set (s, k, "output-ahead-ms", G_TYPE_DOUBLE, o.ahead_ms);
     } else {
       set (s, k, "buffers-in", G_TYPE_UINT64, o.in);
@@ -107,6 +106,15 @@ gst_session_stats_build (GstSessionStage * stage,
     g_free (type);
     /* the answer comes by the next message */
     gst_session_stage_query_transport (stage);
+  }
+  {
+    GstSessionFeedbackStats f;
+
+    /* what the sender was told; video-bitrate is what arrives */
+    gst_session_stage_get_feedback_stats (stage, &f);
+    gst_structure_set (s, "remb-bitrate", G_TYPE_UINT64, f.remb_bitrate,
+        "rembs-sent", G_TYPE_UINT64, f.rembs_sent, "twcc-feedback-sent",
+        G_TYPE_UINT64, f.twcc_sent, NULL);
   }
   gst_structure_set (s, "round-trip-ms", G_TYPE_DOUBLE,
       GST_CLOCK_TIME_IS_VALID (rtt) ? rtt / 1e6 : -1.0,

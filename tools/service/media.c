@@ -14,9 +14,13 @@
  *              were encoded once per process (per codec and size) with
  *              fresh timestamps; the controls do not show then.
  *
+ * The live video encoder's bitrate follows the receiver's REMB, within
+ * SVC_VIDEO_MIN_KBPS..SVC_VIDEO_KBPS; cached media, encoded once, cannot.
+ *
  * Locks:
  * - SvcMedia.lock ("media lock") protects running, stopping, the stall
- *   range, the pending video size and each feeder's wait_id. A leaf lock:
+ *   range, the pending video size, the video bitrate and each feeder's
+ *   wait_id. A leaf lock:
  *   nothing else is taken while it is held.
  * - cache_lock protects cache_table; held while a cache entry is built
  *   (other sessions needing the same cache wait). Taken without the media
@@ -48,7 +52,7 @@ struct _SvcFeeder
   GstElement *bin;
   GstAppSrc *appsrc;
   GstElement *overlay;          /* live video only */
-  GstElement *encoder;          /* live audio only: opusenc */
+  GstElement *encoder;          /* live only: opusenc, the video encoder */
   GstElement *pay;
   gchar *last_text;
   /* media lock, live audio: the receiver's loss */
@@ -89,6 +93,7 @@ struct _SvcMedia
   gint pending_width;
   gint pending_height;
   gboolean size_forced;         /* a fault's size: the app's does not undo it */
+  guint video_bitrate;          /* the live encoder's, bit/s; 0: cached */
 };
 
 static GMutex cache_lock;
@@ -98,11 +103,12 @@ static const gchar *
 encoder_description (SvcCodec codec)
 {
   if (codec == SVC_CODEC_H264)
-    return "x264enc tune=zerolatency speed-preset=ultrafast bitrate=1500 "
-        "key-int-max=32 threads=1 ! video/x-h264,"
-        "profile=constrained-baseline,stream-format=byte-stream";
-  return "vp8enc deadline=1 cpu-used=16 end-usage=cbr target-bitrate=1500000 "
-      "keyframe-max-dist=32 lag-in-frames=0 threads=1 error-resilient=default";
+    return "x264enc name=enc tune=zerolatency speed-preset=ultrafast "
+        "bitrate=" G_STRINGIFY (SVC_VIDEO_KBPS) " key-int-max=32 threads=1 "
+        "! video/x-h264,profile=constrained-baseline,stream-format=byte-stream";
+  return "vp8enc name=enc deadline=1 cpu-used=16 end-usage=cbr "
+      "target-bitrate=" G_STRINGIFY (SVC_VIDEO_KBPS) "000 keyframe-max-dist=32 "
+      "lag-in-frames=0 threads=1 error-resilient=default";
 }
 
 /* Opus with in-band FEC: each packet also carries a coarse copy of the
@@ -747,6 +753,11 @@ feeder_init (SvcMedia * media, SvcFeeder * feeder, gboolean video,
     feeder->pay = pay;
   }
   feeder->encoder = gst_bin_get_by_name (GST_BIN (feeder->bin), "enc");
+  /* live VP8 rate control over a second, as libwebrtc's (vpxenc's own is
+   * 6 s): a new bitrate shows within about a second */
+  if (video && !s->cached && s->codec == SVC_CODEC_VP8 && feeder->encoder)
+    g_object_set (feeder->encoder, "buffer-size", 1000,
+        "buffer-initial-size", 500, "buffer-optimal-size", 600, NULL);
   feeder->fec_percent = 0;
   feeder->ssrc = 0;
   memset (&feeder->loss, 0, sizeof (feeder->loss));
@@ -794,6 +805,7 @@ svc_media_new (GstBin * pipeline, const SvcMediaSettings * settings,
   media->stall_from = media->stall_until = GST_CLOCK_TIME_NONE;
   media->pending_width = settings->width;
   media->pending_height = settings->height;
+  media->video_bitrate = settings->cached ? 0 : SVC_VIDEO_KBPS * 1000;
 
   if (!feeder_init (media, &media->video, TRUE, error) ||
       (settings->audio && !feeder_init (media, &media->audio, FALSE, error))) {
@@ -913,6 +925,42 @@ svc_media_stall (SvcMedia * media, GstClockTime from, GstClockTime until)
   media->stall_from = from;
   media->stall_until = until;
   g_mutex_unlock (&media->lock);
+}
+
+/* The receiver's estimate (a REMB), bit/s: the live video encoder sends
+ * at it, clamped to its range. Cached media cannot: nothing changes. */
+void
+svc_media_set_video_bitrate (SvcMedia * media, guint64 bitrate)
+{
+  SvcFeeder *feeder = &media->video;
+  guint kbps = (guint) CLAMP (bitrate / 1000, SVC_VIDEO_MIN_KBPS,
+      SVC_VIDEO_KBPS);
+
+  g_mutex_lock (&media->lock);
+  if (feeder->encoder == NULL || media->video_bitrate == kbps * 1000) {
+    g_mutex_unlock (&media->lock);
+    return;
+  }
+  media->video_bitrate = kbps * 1000;
+  g_mutex_unlock (&media->lock);
+  GST_INFO ("receiver estimate %" G_GUINT64_FORMAT " bit/s: video encoder "
+      "at %u kbit/s", bitrate, kbps);
+  if (media->settings.codec == SVC_CODEC_H264)
+    g_object_set (feeder->encoder, "bitrate", kbps, NULL);
+  else
+    g_object_set (feeder->encoder, "target-bitrate", (gint) kbps * 1000, NULL);
+}
+
+/* The live video encoder's bitrate now, bit/s; 0 for cached media */
+gint64
+svc_media_get_video_bitrate (SvcMedia * media)
+{
+  guint bitrate;
+
+  g_mutex_lock (&media->lock);
+  bitrate = media->video_bitrate;
+  g_mutex_unlock (&media->lock);
+  return bitrate;
 }
 
 void

@@ -14,6 +14,11 @@ G_BEGIN_DECLS
 #define SVC_AUDIO_RATE 48000
 #define SVC_AUDIO_BLOCK 960     /* 20 ms */
 
+/* the live video encoder's range, kbit/s: it starts at the top, and a
+ * receiver's REMB moves it within (svc_media_set_video_bitrate) */
+#define SVC_VIDEO_KBPS 1500
+#define SVC_VIDEO_MIN_KBPS 100
+
 typedef struct _SvcMedia SvcMedia;
 
 /* Called on the streaming threads of the session's pipeline, never on
@@ -57,6 +62,8 @@ void svc_media_stop (SvcMedia * media);
 void svc_media_stall (SvcMedia * media, GstClockTime from, GstClockTime until);
 void svc_media_report_loss (SvcMedia * media, guint32 ssrc, gint32 lost,
     guint32 highest);
+void svc_media_set_video_bitrate (SvcMedia * media, guint64 bitrate);
+gint64 svc_media_get_video_bitrate (SvcMedia * media);
 void svc_media_set_video_size (SvcMedia * media, gint width, gint height);
 void svc_media_force_video_size (SvcMedia * media, gint width, gint height);
 void svc_media_get_video_size (SvcMedia * media, gint * width, gint * height);

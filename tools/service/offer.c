@@ -4,7 +4,8 @@
  *
  * Reads an SDP offer: its m-lines in order, the video codec (the
  * configured one when both VP8 and H.264 are offered), the payload types,
- * and whether the video offers RED with ULPFEC.
+ * whether the video offers RED with ULPFEC, and the congestion feedback
+ * it offers (transport-cc with its header extension, goog-remb, b=TIAS).
  */
 
 #include <stdlib.h>
@@ -46,6 +47,77 @@ find_codec (const GstSDPMedia * media, const gchar * name, gboolean h264,
   if (best >= 0)
     *pt = best;
   return best >= 0;
+}
+
+/* The id of the transport-cc header extension in @media's a=extmap lines
+ * ("<id>[/<direction>] <uri> [<attributes>]"), or 0. Only a one-byte
+ * header's ids (1-14) are taken: those are what a payloader writes. */
+static guint
+find_twcc_ext_id (const GstSDPMedia * media)
+{
+  gsize n = strlen (SVC_TWCC_URI);
+  guint i;
+
+  for (i = 0; i < gst_sdp_media_attributes_len (media); i++) {
+    const GstSDPAttribute *a = gst_sdp_media_get_attribute (media, i);
+    const gchar *p;
+    gchar *end = NULL;
+    guint64 id;
+
+    if (g_strcmp0 (a->key, "extmap") != 0 || a->value == NULL)
+      continue;
+    id = g_ascii_strtoull (a->value, &end, 10);
+    if (end == a->value || id < 1 || id > 14)
+      continue;
+    p = *end == '/' ? strchr (end, ' ') : end;
+    if (p == NULL || *p != ' ')
+      continue;
+    while (*p == ' ')
+      p++;
+    if (strncmp (p, SVC_TWCC_URI, n) == 0 && (p[n] == '\0' || p[n] == ' '))
+      return (guint) id;
+  }
+  return 0;
+}
+
+/* Whether @media has "a=rtcp-fb:<pt> <fb>" (or "a=rtcp-fb:* <fb>") */
+static gboolean
+has_rtcp_fb (const GstSDPMedia * media, guint pt, const gchar * fb)
+{
+  const gchar *v;
+  guint i;
+
+  for (i = 0; (v = gst_sdp_media_get_attribute_val_n (media, "rtcp-fb", i));
+      i++) {
+    gchar *end = (gchar *) v + 1;
+
+    if (*v != '*' && (g_ascii_strtoull (v, &end, 10) != pt || end == v))
+      continue;
+    while (*end == ' ')
+      end++;
+    if (g_strcmp0 (end, fb) == 0)
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* The bandwidth @media is capped at, bit/s: b=TIAS, else b=AS (kbit/s);
+ * 0 when it says none */
+static guint64
+max_bitrate (const GstSDPMedia * media)
+{
+  guint64 as = 0;
+  guint i;
+
+  for (i = 0; i < gst_sdp_media_bandwidths_len (media); i++) {
+    const GstSDPBandwidth *b = gst_sdp_media_get_bandwidth (media, i);
+
+    if (g_strcmp0 (b->bwtype, "TIAS") == 0)
+      return b->bandwidth;
+    if (g_strcmp0 (b->bwtype, "AS") == 0)
+      as = (guint64) b->bandwidth * 1000;
+  }
+  return as;
 }
 
 /* Reads what the offer asks for: its m-lines in order, the video codec
@@ -100,11 +172,17 @@ svc_offer_parse (const gchar * text, SvcCodec preferred, SvcOffer * offer,
         offer->codec = SVC_CODEC_VP8;
         offer->video_pt = vp8;
       }
+      offer->twcc_ext_id = find_twcc_ext_id (media);
+      offer->transport_cc = has_rtcp_fb (media, offer->video_pt,
+          "transport-cc");
+      offer->goog_remb = has_rtcp_fb (media, offer->video_pt, "goog-remb");
+      offer->max_bitrate = max_bitrate (media);
     } else if (g_strcmp0 (kind, "audio") == 0 && !offer->has_audio) {
       if (!find_codec (media, "OPUS", FALSE, &offer->audio_pt))
         continue;
       offer->kinds[i] = SVC_STREAM_AUDIO;
       offer->has_audio = TRUE;
+      offer->audio_twcc_ext_id = find_twcc_ext_id (media);
     }
   }
   gst_sdp_message_free (sdp);

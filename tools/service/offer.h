@@ -32,7 +32,17 @@ typedef struct
   guint video_pt;
   guint audio_pt;
   gboolean video_fec;           /* the video offers red and ulpfec */
+  /* congestion feedback the client offers (video m-line) */
+  guint twcc_ext_id;            /* transport-cc header extension id; 0: none */
+  guint audio_twcc_ext_id;      /* the same on the audio m-line */
+  gboolean transport_cc;        /* rtcp-fb transport-cc on the video codec */
+  gboolean goog_remb;           /* rtcp-fb goog-remb on the video codec */
+  guint64 max_bitrate;          /* b=TIAS (or b=AS * 1000), bit/s; 0: none */
 } SvcOffer;
+
+#define SVC_TWCC_URI \
+    "http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01"
+
 
 gboolean svc_offer_parse (const gchar * text, SvcCodec preferred,
     SvcOffer * offer, GError ** error);

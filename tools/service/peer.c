@@ -19,6 +19,12 @@
  * (_stop_thread, _free_op): svc_peer_free() interrupts what is left, so
  * that each promise, and the peer reference it holds, is let go once.
  *
+ * Congestion feedback: the offer's transport-cc header extension goes on
+ * every stream's codec preferences, so that each payloader writes it and
+ * rtpsession numbers the packets; the receiver's TWCC feedback and REMBs
+ * are counted, and each REMB about the video reaches the session (which
+ * sets the encoder's bitrate from it).
+ *
  * Locks: SvcPeer.lock ("peer lock") protects channel, candidates and the
  * other fields written by webrtcbin threads. A leaf lock.
  */
@@ -73,6 +79,9 @@ struct _SvcPeer
   GstWebRTCDataChannel *channel;
   GPtrArray *candidates;        /* "mline candidate" strings */
   GObject *rtp_session;         /* RTPSession, for receiver reports */
+  GstElement *rtp_session_element;      /* rtpsession, for its twcc-stats */
+  guint32 remb_ssrc;            /* the video's SSRC: a REMB must name it */
+  SvcPeerFeedback feedback;
   GstPromise *pending[N_OPS];   /* a reference each, until the reply */
   gboolean stopped;             /* svc_peer_free took the pending ones */
 
@@ -81,6 +90,8 @@ struct _SvcPeer
   guint32 video_ssrc;
   SvcLossMeter video_loss;
   gint fec_level;
+  /* main thread: the video's payload type, when the offer has goog-remb */
+  gint remb_pt;
 };
 
 typedef enum
@@ -93,6 +104,7 @@ typedef enum
   EV_CLOSED,
   EV_FAILED,
   EV_LOSS,
+  EV_REMB,
 } PeerEventKind;
 
 typedef struct
@@ -103,6 +115,7 @@ typedef struct
   guint32 ssrc;                 /* EV_LOSS */
   gint32 lost;
   guint32 highest;
+  guint64 bitrate;              /* EV_REMB */
 } PeerEvent;
 
 static SvcPeer *
@@ -213,35 +226,42 @@ peer_event_dispatch (gpointer data)
         peer->callbacks.loss_report (peer->user_data, ev->ssrc, ev->lost,
             ev->highest);
       break;
+    case EV_REMB:
+      if (peer->callbacks.remb)
+        peer->callbacks.remb (peer->user_data, ev->bitrate);
+      break;
   }
   return G_SOURCE_REMOVE;
 }
 
-static void
-post_event_full (SvcPeer * peer, PeerEventKind kind, const gchar * text,
-    guint32 ssrc, gint32 lost, guint32 highest)
+static PeerEvent *
+peer_event_new (SvcPeer * peer, PeerEventKind kind, const gchar * text)
 {
   PeerEvent *ev = g_new0 (PeerEvent, 1);
-  GSource *source = g_idle_source_new ();
 
   ev->peer = peer_ref (peer);
   ev->kind = kind;
   ev->text = g_strdup (text);
-  ev->ssrc = ssrc;
-  ev->lost = lost;
-  ev->highest = highest;
+  return ev;
+}
+
+static void
+peer_event_post (PeerEvent * ev)
+{
+  GSource *source = g_idle_source_new ();
+
   /* always queued, even from the main thread: no re-entrant callbacks */
   g_source_set_callback (source, peer_event_dispatch, ev,
       (GDestroyNotify) peer_event_free);
   g_source_set_priority (source, G_PRIORITY_DEFAULT);
-  g_source_attach (source, peer->context);
+  g_source_attach (source, ev->peer->context);
   g_source_unref (source);
 }
 
 static void
 post_event (SvcPeer * peer, PeerEventKind kind, const gchar * text)
 {
-  post_event_full (peer, kind, text, 0, 0, 0);
+  peer_event_post (peer_event_new (peer, kind, text));
 }
 
 static void
@@ -386,7 +406,34 @@ add_missing_candidates (SvcPeer * peer, GstSDPMessage * sdp)
   g_mutex_unlock (&peer->lock);
 }
 
+/* The answer says the video takes REMB when the offer had it: GStreamer
+ * 1.22 writes no rtcp-fb but nack, pli, fir and transport-cc, and a
+ * receiver that sends REMB only when it was negotiated must see it. */
+static void
+add_remb_feedback (SvcPeer * peer, GstSDPMessage * sdp)
+{
+  gchar *fb, *fmt;
+  guint i;
 
+  if (peer->remb_pt < 0)
+    return;
+  fb = g_strdup_printf ("%d goog-remb", peer->remb_pt);
+  fmt = g_strdup_printf ("%d", peer->remb_pt);
+  for (i = 0; i < gst_sdp_message_medias_len (sdp); i++) {
+    GstSDPMedia *media = (GstSDPMedia *) gst_sdp_message_get_media (sdp, i);
+    guint f;
+
+    if (g_strcmp0 (gst_sdp_media_get_media (media), "video") != 0)
+      continue;
+    for (f = 0; f < gst_sdp_media_formats_len (media); f++)
+      if (g_strcmp0 (gst_sdp_media_get_format (media, f), fmt) == 0) {
+        gst_sdp_media_add_attribute (media, "rtcp-fb", fb);
+        break;
+      }
+  }
+  g_free (fmt);
+  g_free (fb);
+}
 
 static void
 finish_answer (SvcPeer * peer)
@@ -409,6 +456,7 @@ finish_answer (SvcPeer * peer)
     return;
   }
   add_missing_candidates (peer, desc->sdp);
+  add_remb_feedback (peer, desc->sdp);
   text = gst_sdp_message_as_text (desc->sdp);
   gst_webrtc_session_description_free (desc);
   peer->callbacks.answer (peer->user_data, text, NULL);
@@ -648,6 +696,83 @@ on_bus_message (GstBus * bus, GstMessage * message, gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The bitrate of a REMB (draft-alvestrand-rmcat-remb: "REMB", the SSRC
+ * count, a 6-bit exponent and an 18-bit mantissa, then the SSRCs) that
+ * names @ssrc; FALSE for anything else. Every read is bounded by @words,
+ * the FCI's length in 32-bit words. */
+static gboolean
+parse_remb (const guint8 * fci, guint words, guint32 ssrc, guint64 * bitrate)
+{
+  guint n, i, exp;
+  guint64 mantissa;
+
+  if (fci == NULL || words < 2 || memcmp (fci, "REMB", 4) != 0)
+    return FALSE;
+  n = fci[4];
+  if (n == 0 || words < 2 + n)
+    return FALSE;
+  for (i = 0; i < n && GST_READ_UINT32_BE (fci + 8 + 4 * i) != ssrc; i++);
+  if (i == n)
+    return FALSE;
+  exp = fci[5] >> 2;
+  mantissa = ((guint64) (fci[5] & 0x03) << 16) | (fci[6] << 8) | fci[7];
+  /* an 18-bit mantissa shifted by 45 or more leaves a gint64 (JSON) */
+  *bitrate = exp >= 45 ? (guint64) G_MAXINT64 : mantissa << exp;
+  return TRUE;
+}
+
+/* Counts the receiver's congestion feedback in one compound packet and
+ * hands on its last REMB about the video. Any RTCP thread; bounded like
+ * the reports (at most 16 packets looked at). */
+static void
+read_feedback (SvcPeer * peer, GstRTCPBuffer * rtcp)
+{
+  GstRTCPPacket packet;
+  gboolean more, have_remb = FALSE;
+  guint64 bitrate = 0, twcc = 0, rembs = 0, refused = 0;
+  guint32 ssrc;
+  guint n = 0;
+
+  g_mutex_lock (&peer->lock);
+  ssrc = peer->remb_ssrc;
+  g_mutex_unlock (&peer->lock);
+  for (more = gst_rtcp_buffer_get_first_packet (rtcp, &packet);
+      more && n < 16; more = gst_rtcp_packet_move_to_next (&packet), n++) {
+    GstRTCPType type = gst_rtcp_packet_get_type (&packet);
+    GstRTCPFBType fmt;
+
+    if (type != GST_RTCP_TYPE_RTPFB && type != GST_RTCP_TYPE_PSFB)
+      continue;
+    fmt = gst_rtcp_packet_fb_get_type (&packet);
+    if (type == GST_RTCP_TYPE_RTPFB && fmt == GST_RTCP_RTPFB_TYPE_TWCC) {
+      twcc++;
+    } else if (type == GST_RTCP_TYPE_PSFB && fmt == GST_RTCP_PSFB_TYPE_AFB) {
+      if (ssrc && parse_remb (gst_rtcp_packet_fb_get_fci (&packet),
+              gst_rtcp_packet_fb_get_fci_length (&packet), ssrc, &bitrate)) {
+        rembs++;
+        have_remb = TRUE;
+      } else {
+        refused++;
+      }
+    }
+  }
+  if (twcc + rembs + refused == 0)
+    return;
+  g_mutex_lock (&peer->lock);
+  peer->feedback.twcc_received += twcc;
+  peer->feedback.rembs_received += rembs;
+  peer->feedback.rembs_refused += refused;
+  if (have_remb)
+    peer->feedback.remb_bitrate = bitrate;
+  g_mutex_unlock (&peer->lock);
+  if (have_remb) {
+    PeerEvent *ev = peer_event_new (peer, EV_REMB, NULL);
+
+    ev->bitrate = bitrate;
+    peer_event_post (ev);
+  }
+}
+
 /* A receiver can put audio and video in sync only once it has a sender
  * report for each: RTCP every second, as libwebrtc sends for video (its
  * first report within about half a second then), not rtpsession's 5 s
@@ -677,12 +802,18 @@ on_receiving_rtcp (GObject * session, GstBuffer * buffer, SvcPeer * peer)
       guint32 ssrc, exthighestseq, jitter, lsr, dlsr;
       guint8 fractionlost;
       gint32 packetslost;
+      PeerEvent *ev;
 
       gst_rtcp_packet_get_rb (&packet, i, &ssrc, &fractionlost, &packetslost,
           &exthighestseq, &jitter, &lsr, &dlsr);
-      post_event_full (peer, EV_LOSS, NULL, ssrc, packetslost, exthighestseq);
+      ev = peer_event_new (peer, EV_LOSS, NULL);
+      ev->ssrc = ssrc;
+      ev->lost = packetslost;
+      ev->highest = exthighestseq;
+      peer_event_post (ev);
     }
   }
+  read_feedback (peer, &rtcp);
   gst_rtcp_buffer_unmap (&rtcp);
 }
 
@@ -707,6 +838,7 @@ on_rtpbin_element_added (GstBin * rtpbin, GstElement * element, SvcPeer * peer)
     g_signal_connect (internal, "on-receiving-rtcp",
         G_CALLBACK (on_receiving_rtcp), peer);
     peer->rtp_session = internal;
+    peer->rtp_session_element = gst_object_ref (element);
     internal = NULL;
   }
   g_mutex_unlock (&peer->lock);
@@ -752,6 +884,8 @@ svc_peer_new (const SvcConfig * config, const SvcPeerCallbacks * callbacks,
   peer->user_data = user_data;
   peer->context = g_main_context_ref_thread_default ();
   peer->candidates = g_ptr_array_new_with_free_func (g_free);
+  peer->remb_pt = -1;
+  peer->feedback.twcc_loss_pct = -1;
 
   peer->pipeline = gst_pipeline_new (NULL);
   peer->webrtc = gst_object_ref (gst_element_factory_make ("webrtcbin",
@@ -830,6 +964,25 @@ svc_peer_add_stream (SvcPeer * peer, GstPad * src, SvcStreamKind kind,
    * answer's SSRCs asked for none). The payloader takes it from these caps
    * when it negotiates. */
   gst_caps_set_simple (caps, "ssrc", G_TYPE_UINT, g_random_int (), NULL);
+  /* the offer's transport-cc extension: the payloader then writes it
+   * (auto-header-extension) and rtpsession numbers every packet in it,
+   * both from these caps; the answer names it too */
+  {
+    guint id = kind == SVC_STREAM_VIDEO ? offer->twcc_ext_id :
+        offer->audio_twcc_ext_id;
+    gchar *field = g_strdup_printf ("extmap-%u", id);
+
+    if (id)
+      gst_caps_set_simple (caps, field, G_TYPE_STRING, SVC_TWCC_URI, NULL);
+    g_free (field);
+  }
+  if (kind == SVC_STREAM_VIDEO) {
+    g_mutex_lock (&peer->lock);
+    gst_structure_get_uint (gst_caps_get_structure (caps, 0), "ssrc",
+        &peer->remb_ssrc);
+    g_mutex_unlock (&peer->lock);
+    peer->remb_pt = offer->goog_remb ? (gint) offer->video_pt : -1;
+  }
 
   templ = gst_element_get_pad_template (peer->webrtc, "sink_%u");
   sink = gst_element_request_pad (peer->webrtc, templ, NULL, caps);
@@ -939,6 +1092,31 @@ svc_peer_send (SvcPeer * peer, const gchar * text)
   return ok;
 }
 
+/* The receiver's congestion feedback so far, and rtpsession's reading of
+ * the TWCC feedback (the loss and the rate it reports) */
+void
+svc_peer_get_feedback (SvcPeer * peer, SvcPeerFeedback * feedback)
+{
+  GstElement *session = NULL;
+  GstStructure *twcc = NULL;
+
+  g_mutex_lock (&peer->lock);
+  *feedback = peer->feedback;
+  if (peer->rtp_session_element)
+    session = gst_object_ref (peer->rtp_session_element);
+  g_mutex_unlock (&peer->lock);
+  if (session == NULL)
+    return;
+  g_object_get (session, "twcc-stats", &twcc, NULL);
+  if (twcc) {
+    gst_structure_get_double (twcc, "packet-loss-pct",
+        &feedback->twcc_loss_pct);
+    gst_structure_get_uint (twcc, "bitrate-recv", &feedback->twcc_bitrate_recv);
+    gst_structure_free (twcc);
+  }
+  gst_object_unref (session);
+}
+
 guint64
 svc_peer_get_buffered_amount (SvcPeer * peer)
 {
@@ -1008,6 +1186,7 @@ svc_peer_free (SvcPeer * peer)
   peer->channel = NULL;
   rtp_session = peer->rtp_session;
   peer->rtp_session = NULL;
+  gst_clear_object (&peer->rtp_session_element);
   g_mutex_unlock (&peer->lock);
   for (i = 0; i < N_OPS; i++) {
     if (pending[i] == NULL)

@@ -26,7 +26,20 @@ typedef struct
    * packets lost and extended highest sequence number (optional) */
   void (*loss_report) (gpointer user_data, guint32 ssrc, gint32 lost,
       guint32 highest);
+  /* a REMB about the video: the receiver's estimate, bit/s (optional) */
+  void (*remb) (gpointer user_data, guint64 bitrate);
 } SvcPeerCallbacks;
+
+/* The congestion feedback the receiver sent, since the session began */
+typedef struct
+{
+  guint64 twcc_received;        /* transport-cc feedback (RTPFB 15) */
+  guint64 rembs_received;       /* REMBs about the video (PSFB 15) */
+  guint64 rembs_refused;        /* malformed, or about no stream of ours */
+  guint64 remb_bitrate;         /* the last REMB's, bit/s; 0: none yet */
+  gdouble twcc_loss_pct;        /* rtpsession's TWCC view; -1: none yet */
+  guint twcc_bitrate_recv;      /* rtpsession's TWCC view, bit/s */
+} SvcPeerFeedback;
 
 SvcPeer *svc_peer_new (const SvcConfig * config,
     const SvcPeerCallbacks * callbacks, gpointer user_data);
@@ -37,6 +50,7 @@ gboolean svc_peer_start (SvcPeer * peer, const gchar * offer_sdp,
     GError ** error);
 gboolean svc_peer_send (SvcPeer * peer, const gchar * text);
 guint64 svc_peer_get_buffered_amount (SvcPeer * peer);
+void svc_peer_get_feedback (SvcPeer * peer, SvcPeerFeedback * feedback);
 gboolean svc_peer_channel_is_open (SvcPeer * peer);
 void svc_peer_close_channel (SvcPeer * peer);
 void svc_peer_free (SvcPeer * peer);

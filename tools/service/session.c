@@ -50,6 +50,7 @@ struct _SvcSession
 
   SvcPeer *peer;
   SvcMedia *media;
+  SvcOffer offer;               /* what the client's offer asked for */
   gpointer app_data;
   SvcFaults *faults;
   gboolean channel_open;
@@ -621,6 +622,17 @@ on_loss_report (gpointer user_data, guint32 ssrc, gint32 lost, guint32 highest)
     svc_media_report_loss (s->media, ssrc, lost, highest);
 }
 
+/* A REMB about the video: the live encoder sends at the receiver's
+ * estimate, within its own range (media.c); cached media cannot adapt */
+static void
+on_remb (gpointer user_data, guint64 bitrate)
+{
+  SvcSession *s = user_data;
+
+  if (s->media)
+    svc_media_set_video_bitrate (s->media, bitrate);
+}
+
 static const SvcPeerCallbacks peer_callbacks = {
   on_answer,
   on_channel_open,
@@ -628,6 +640,7 @@ static const SvcPeerCallbacks peer_callbacks = {
   on_channel_closed,
   on_failed,
   on_loss_report,
+  on_remb,
 };
 
 /* ---------------------------------------------------------------- *
@@ -672,6 +685,7 @@ svc_session_start (SvcSession * s, const gchar * offer_text, GError ** error)
 
   if (!svc_offer_parse (offer_text, config->video_codec, &offer, error))
     return FALSE;
+  s->offer = offer;
   if (!offer.has_video || !offer.has_data) {
     g_set_error (error, GST_SESSION_ERROR, GST_SESSION_ERROR_INVALID_ARGUMENT,
         "the offer needs a video m-line offering VP8 or H264 and a data "
@@ -947,6 +961,45 @@ svc_session_shutdown (SvcSession * s)
     finish_response (s);
 }
 
+static void
+add_int (JsonBuilder * b, const gchar * name, gint64 value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, value);
+}
+
+static void
+add_bool (JsonBuilder * b, const gchar * name, gboolean value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_boolean_value (b, value);
+}
+
+/* What the offer asked of the sender, what the receiver told it since,
+ * and the encoder's bitrate now (0: cached media, which cannot adapt) */
+static void
+describe_congestion (SvcSession * s, JsonBuilder * b)
+{
+  SvcPeerFeedback f;
+
+  svc_peer_get_feedback (s->peer, &f);
+  json_builder_begin_object (b);
+  add_int (b, "offer_twcc_ext_id", s->offer.twcc_ext_id);
+  add_bool (b, "offer_transport_cc", s->offer.transport_cc);
+  add_bool (b, "offer_goog_remb", s->offer.goog_remb);
+  add_int (b, "offer_max_bitrate", (gint64) MIN (s->offer.max_bitrate,
+          G_MAXINT64));
+  add_int (b, "twcc_feedback_received", (gint64) f.twcc_received);
+  add_int (b, "rembs_received", (gint64) f.rembs_received);
+  add_int (b, "rembs_refused", (gint64) f.rembs_refused);
+  add_int (b, "remb_bitrate", (gint64) MIN (f.remb_bitrate, G_MAXINT64));
+  json_builder_set_member_name (b, "twcc_loss_pct");
+  json_builder_add_double_value (b, f.twcc_loss_pct);
+  add_int (b, "twcc_bitrate_recv", f.twcc_bitrate_recv);
+  add_int (b, "encoder_bitrate", svc_media_get_video_bitrate (s->media));
+  json_builder_end_object (b);
+}
+
 void
 svc_session_describe (SvcSession * s, JsonBuilder * b)
 {
@@ -968,6 +1021,10 @@ svc_session_describe (SvcSession * s, JsonBuilder * b)
   if (s->app_data && s->state != SVC_SESSION_CLOSED) {
     json_builder_set_member_name (b, "app_state");
     s->klass->describe (s->app_data, b);
+  }
+  if (s->peer && s->media && s->state != SVC_SESSION_CLOSED) {
+    json_builder_set_member_name (b, "congestion");
+    describe_congestion (s, b);
   }
   json_builder_end_object (b);
 }

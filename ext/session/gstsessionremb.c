@@ -6,12 +6,9 @@
  * it may send. A receive-side estimate from the video's counters, once a
  * second, capped at max-bitrate; the FCI of its RTCP packet; and the SDP
  * that offers it (goog-remb, b=TIAS/b=AS) and reads the answer. Plain
- * logic: no element, no pipeline, no lock of its own.
- *
- * A sender that has transport-cc estimates the path itself and takes a
- * REMB as a ceiling: the estimate is made not to hold such a sender back
- * on a clean path (it stays above what arrives), only to say the cap and
- * the loss the receiver sees.
+ * logic: no element, no pipeline, no lock of its own. It stays above
+ * what arrives, so a transport-cc sender (REMB as its ceiling) is held
+ * back only by the cap and the loss seen here.
  */
 
 #ifdef HAVE_CONFIG_H

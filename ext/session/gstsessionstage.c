@@ -203,21 +203,10 @@ stage_fail_async (GstSessionStage * stage, GError * error)
 
 /* ---- promises given to webrtcbin ---- */
 
-/* webrtcbin (1.22) replies to a promise only when it runs its operation:
- * one still queued when it stops (going to NULL) is freed with its queue,
- * unreplied. A promise that held the stage for its change function would
- * then keep it, and with it the pipeline, for ever. So each promise in
- * flight is in the stage's slot of its kind, and gst_session_stage_free,
- * once the pipeline is in NULL, interrupts and drops those still there.
- *
- * A promise carries a stage reference (its change function's data, for
- * as long as the promise lives) and has up to three holders: the slot,
- * the emitter during the emission, webrtcbin until it freed the operation.
- * Its change function runs once: replied (on webrtcbin's thread, or in
- * the emission when webrtcbin is closed), or interrupted (by the stage);
- * it ends with stage_promise_release, which drops the slot's reference if
- * the slot still has this promise. Whoever takes a promise out of its
- * slot (under the lock) drops that reference, once. */
+/* webrtcbin 1.22 never replies to a promise still queued when it stops,
+ * so each one in flight sits in the stage's slot of its kind, and
+ * gst_session_stage_free interrupts those left once the pipeline is in
+ * NULL. Whoever takes a promise out of its slot drops the slot's ref. */
 
 /* A new promise of @kind for webrtcbin, in its slot, calling @func; the
  * caller emits with it, then unrefs it. NULL once the stage is freed, or

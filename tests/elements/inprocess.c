@@ -308,15 +308,10 @@ GST_END_TEST;
 
 /* ---- a session torn down while webrtcbin still has an operation ---- */
 
-/* webrtcbin (1.22) frees an operation still queued when it stops, its
- * promise unreplied: a stage reference that promise held kept the stage's
- * pipeline (webrtcbin, libnice's agent and sockets, DTLS) for ever. Here
- * webrtcbin's thread is held until the stage's teardown closed webrtcbin
- * and quit its loop, with the stage's create-offer queued (HOLD_OFFER:
- * held in the change function of a get-stats of the test's own, from
- * before the create-offer is queued) or its set-local-description
- * (HOLD_LOCAL: held in that emission, once webrtcbin queued it): the
- * operation is never run. */
+/* webrtcbin's thread is held until the stage's teardown closed it, with
+ * the stage's create-offer (HOLD_OFFER) or set-local-description
+ * (HOLD_LOCAL) still queued: its promise is never replied, and must not
+ * keep the stage's pipeline alive. */
 enum
 {
   HOLD_OFFER,

@@ -20,7 +20,8 @@
  *   SLOT_REACH), slots before it repeat the last frame, a frame too far
  *   behind the next free slot is dropped; when input is overdue (a stall,
  *   a renewal) a clock-driven filler thread repeats the last frame slot by
- *   slot;
+ *   slot; interactive playout has no grid: each frame goes at its own
+ *   place (see push_video_interactive), the filler as before;
  * - audio is a sample count since the origin: within 10 ms of its place an
  *   input follows on, a hole is filled with silence of the exact sample
  *   count, an overlap is cut;
@@ -391,6 +392,7 @@ fill_one (GstSessionOutput * out, GstClockTime max)
 
       GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = pts;
       GST_BUFFER_DURATION (buf) = dur;
+      out->last_pts = pts;
       push_buffer (out, buf);
     }
     out->next_pts += dur;
@@ -559,6 +561,61 @@ push_encoded_video (GstSessionOutput * out, GstBuffer * in, GstClockTime slot)
  * the next slot, it and every frame after it would stay that late. */
 #define SLOT_REACH(d) ((d) * 3 / 5)
 
+/* Pushes a copy of the last frame (or @in) at next_pts, a frame long */
+static void
+repeat_frame (GstSessionOutput * out, GstBuffer * in)
+{
+  GstClockTime d = out->frame_duration;
+  GstBuffer *buf = gst_buffer_copy (out->last ? out->last : in);
+
+  GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = out->next_pts;
+  GST_BUFFER_DURATION (buf) = d;
+  GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_DISCONT);
+  out->last_pts = out->next_pts;
+  push_buffer (out, buf);
+  out->stats.repeated++;
+  out->stats.filled += d;
+  out->next_pts += d;
+}
+
+/* Interactive raw video: each frame at its own place, not on a grid (the
+ * sender's pacing wanders against any grid, and a frame one slot later
+ * is 62 ms more glass to glass at 16 fps), at least half a frame after
+ * the one before; the filler repeats the last frame a frame after it when
+ * the next is overdue, and so does a frame more than 1.5 frames after it.
+ * A frame whose place is at or before the repeat that stood in for it is
+ * dropped. */
+static void
+push_video_interactive (GstSessionOutput * out, GstBuffer * in,
+    GstClockTime mapped)
+{
+  GstClockTime d = out->frame_duration, pts = mapped;
+  GstBuffer *buf;
+  guint n = 0;
+
+  if (GST_CLOCK_TIME_IS_VALID (out->last_pts)) {
+    if (out->filled_last && mapped <= out->last_pts) {
+      GST_LOG_OBJECT (out->appsrc, "frame at %" GST_TIME_FORMAT " late, "
+          "repeated at %" GST_TIME_FORMAT ": dropped", GST_TIME_ARGS (mapped),
+          GST_TIME_ARGS (out->last_pts));
+      out->stats.dropped++;
+      return;
+    }
+    while (out->next_pts + d / 2 < mapped && n++ < 10 * MAX_FILL_PER_WAKE)
+      repeat_frame (out, in);
+    pts = MAX (mapped, out->last_pts + d / 2);
+  }
+  buf = gst_buffer_copy (in);
+  GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = pts;
+  GST_BUFFER_DURATION (buf) = d;
+  GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_DISCONT);
+  out->filled_last = FALSE;
+  gst_buffer_replace (&out->last, buf);
+  out->last_pts = pts;
+  out->next_pts = pts + d;
+  push_buffer (out, buf);
+}
+
 static void
 push_video (GstSessionOutput * out, GstBuffer * in, GstClockTime mapped)
 {
@@ -566,6 +623,10 @@ push_video (GstSessionOutput * out, GstBuffer * in, GstClockTime mapped)
   GstBuffer *buf;
   guint n = 0;
 
+  if (out->raw && out->interactive) {
+    push_video_interactive (out, in, mapped);
+    return;
+  }
   if (!out->raw) {
     /* the slot nearest to the input's time */
     slot = out->origin->origin +
@@ -585,16 +646,8 @@ push_video (GstSessionOutput * out, GstBuffer * in, GstClockTime mapped)
   /* slots before it: the last frame repeated, or this first frame shown
    * early */
   while (out->next_pts + SLOT_REACH (d) < mapped &&
-      n++ < 10 * MAX_FILL_PER_WAKE) {
-    buf = gst_buffer_copy (out->last ? out->last : in);
-    GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = out->next_pts;
-    GST_BUFFER_DURATION (buf) = d;
-    GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_DISCONT);
-    push_buffer (out, buf);
-    out->stats.repeated++;
-    out->stats.filled += d;
-    out->next_pts += d;
-  }
+      n++ < 10 * MAX_FILL_PER_WAKE)
+    repeat_frame (out, in);
   buf = gst_buffer_copy (in);
   GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = out->next_pts;
   GST_BUFFER_DURATION (buf) = d;

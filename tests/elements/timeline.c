@@ -459,6 +459,81 @@ GST_START_TEST (test_reported_latency_interactive)
 
 GST_END_TEST;
 
+/* Interactive playout, a sender slower than its nominal rate (3 ms more
+ * per frame) with 2 ms of jitter: each frame goes out at its own place,
+ * none dropped or repeated. On the first frame's grid every frame fell
+ * behind its slot until one was repeated, and each was up to 3/5 of a
+ * slot (37 ms) off its time. */
+GST_START_TEST (test_interactive_frames_keep_their_own_time)
+{
+  GstClockTime sent[64];
+  Timeline t;
+  guint i;
+
+  timeline_init (&t, FALSE);
+  gst_session_output_set_interactive (t.out, TRUE);
+  for (i = 0; i < G_N_ELEMENTS (sent); i++) {
+    GstBuffer *buf = gst_buffer_new_allocate (NULL, 16 * 16 * 3 / 2, NULL);
+
+    sent[i] = i * (t.frame + 3 * GST_MSECOND) + (i % 2) * 2 * GST_MSECOND;
+    GST_BUFFER_PTS (buf) = sent[i];
+    push_at (&t, buf, sent[i] + 10 * GST_MSECOND);
+  }
+  collect_output (&t);
+  fail_unless_equals_int (stats (&t).dropped, 0);
+  fail_unless_equals_int (stats (&t).repeated, 0);
+  fail_unless_equals_int (t.pts->len, G_N_ELEMENTS (sent));
+  for (i = 0; i < t.pts->len; i++) {
+    GstClockTime at = g_array_index (t.pts, GstClockTime, i);
+
+    fail_unless_equals_uint64 (at - g_array_index (t.pts, GstClockTime, 0),
+        sent[i]);
+  }
+  timeline_clear (&t);
+}
+
+GST_END_TEST;
+
+/* Interactive playout: a frame held 150 ms (a lost packet asked for
+ * again) is stood in for by a repeat a frame after the last one, then
+ * dropped as its place is past; the frames after it, at their own
+ * places again, none later than its own time. */
+GST_START_TEST (test_interactive_late_frame_repeats_then_drops)
+{
+  Timeline t;
+  guint i, n;
+
+  timeline_init (&t, FALSE);
+  gst_session_output_set_interactive (t.out, TRUE);
+  for (i = 0; i < 40; i++) {
+    GstBuffer *buf = gst_buffer_new_allocate (NULL, 16 * 16 * 3 / 2, NULL);
+    GstClockTime at = i * t.frame + 10 * GST_MSECOND;
+
+    if (i >= 20 && i <= 22)
+      at = MAX (at, 20 * t.frame + 160 * GST_MSECOND);
+    GST_BUFFER_PTS (buf) = i * t.frame;
+    push_at (&t, buf, at);
+  }
+  collect_output (&t);
+  fail_unless (stats (&t).repeated >= 1, "no repeat");
+  fail_unless (stats (&t).dropped >= 1, "none dropped");
+  n = t.pts->len;
+  fail_unless_equals_int (n, 40);
+  for (i = 1; i < n; i++) {
+    GstClockTime a = g_array_index (t.pts, GstClockTime, i - 1);
+    GstClockTime b = g_array_index (t.pts, GstClockTime, i);
+
+    fail_unless (b >= a + t.frame / 2 && b <= a + t.frame + t.frame / 2,
+        "frame %u at %" GST_TIME_FORMAT " after %" GST_TIME_FORMAT, i,
+        GST_TIME_ARGS (b), GST_TIME_ARGS (a));
+  }
+  fail_unless_equals_uint64 (g_array_index (t.pts, GstClockTime, n - 1),
+      10 * GST_MSECOND + 39 * t.frame);
+  timeline_clear (&t);
+}
+
+GST_END_TEST;
+
 /* Off loopback (a recovery delay of 200 ms), encoded output. The first
  * sender report comes with frame 30, and frame 30 is held 150 ms after it
  * came from the network (the jitterbuffer waiting for a lost packet),
@@ -537,6 +612,8 @@ timeline_suite (void)
   tcase_add_test (tc, test_steady_input_fills_every_slot);
   tcase_add_test (tc, test_reported_latency_counts_the_recovery_once);
   tcase_add_test (tc, test_reported_latency_interactive);
+  tcase_add_test (tc, test_interactive_frames_keep_their_own_time);
+  tcase_add_test (tc, test_interactive_late_frame_repeats_then_drops);
   tcase_add_test (tc, test_latency_rise_is_taken_not_dropped);
   tcase_add_test (tc, test_jitter_keeps_every_slot);
   tcase_add_test (tc, test_late_frame_decoded_dropped_encoded_kept);

@@ -23,6 +23,7 @@ G_BEGIN_DECLS
 typedef struct
 {
   guint max_bitrate;            /* bit/s; 0: no cap but the estimate */
+  gboolean cap_only;            /* a transport-cc sender: the cap alone */
   guint64 estimate;             /* bit/s; 0: none yet */
   gint64 started;               /* monotonic µs of the first counters */
   gint64 at;                    /* monotonic µs of the counters; 0: none */
@@ -50,6 +51,9 @@ void gst_session_remb_offer (GstSDPMessage * offer, guint max_bitrate);
 
 G_GNUC_INTERNAL
 gboolean gst_session_remb_answered (const GstSDPMessage * answer);
+
+G_GNUC_INTERNAL
+gboolean gst_session_remb_twcc_answered (const GstSDPMessage * answer);
 
 G_END_DECLS
 

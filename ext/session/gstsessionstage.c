@@ -990,6 +990,7 @@ gst_session_stage_set_answer (GstSessionStage * stage, const gchar * sdp,
   GST_DEBUG_OBJECT (stage->owner, "answer:\n%s", sdp);
   g_mutex_lock (&stage->lock);
   stage->feedback.remb = gst_session_remb_answered (msg);
+  stage->remb.cap_only = gst_session_remb_twcc_answered (msg);
   g_mutex_unlock (&stage->lock);
   answer = gst_webrtc_session_description_new (GST_WEBRTC_SDP_TYPE_ANSWER, msg);
   /* the reply comes later, on webrtcbin's thread (see stage_promise_new) */

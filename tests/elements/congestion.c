@@ -4,8 +4,10 @@
  *
  * Congestion feedback against the reference service, over real WebRTC on
  * 127.0.0.1: the offer carries transport-cc (with its header extension)
- * and goog-remb, the service receives TWCC feedback and REMBs, and with
- * max-bitrate its encoder falls to the cap and what arrives follows. The
+ * and goog-remb; a service that answers transport-cc receives TWCC
+ * feedback and REMBs only with a cap, one that answers REMB alone
+ * (--no-transport-cc) receives REMBs, and with max-bitrate either's
+ * encoder falls to the cap and what arrives follows. The
  * service reports what it saw in GET /admin/sessions ("congestion"). The
  * estimate alone: remb.c.
  */
@@ -121,6 +123,25 @@ feedback_arrived (JsonObject * c, gpointer data)
 }
 
 static gboolean
+twcc_arrived (JsonObject * c, gpointer data)
+{
+  return member (c, "twcc_feedback_received") >= 20;
+}
+
+static gboolean
+rembs_arrived (JsonObject * c, gpointer data)
+{
+  return member (c, "rembs_received") >= 3;
+}
+
+static const gchar *
+rate_control (JsonObject * c)
+{
+  return c && json_object_has_member (c, "rate_control") ?
+      json_object_get_string_member (c, "rate_control") : "";
+}
+
+static gboolean
 encoder_capped (JsonObject * c, gpointer data)
 {
   gint64 bitrate = member (c, "encoder_bitrate");
@@ -209,9 +230,11 @@ GST_START_TEST (test_offer_cap)
 
 GST_END_TEST;
 
-/* The service receives TWCC feedback (RTPFB 15, one per frame at least)
- * and REMBs about its video (PSFB 15, once a second from 5 s on), none
- * malformed; the element's session/stats counts what it sent */
+/* A service that answers transport-cc receives TWCC feedback (RTPFB 15,
+ * one per frame at least) and estimates the path itself: without a cap
+ * it is sent no REMB (as Chromium's receiver does), which would hold it
+ * at 1.5 times what it sends; the element's session/stats counts what it
+ * sent */
 GST_START_TEST (test_feedback_reaches_service)
 {
   ServiceHarness *svc = service_harness_start (NULL, NULL);
@@ -219,31 +242,71 @@ GST_START_TEST (test_feedback_reaches_service)
   Frames *f;
   GstElement *pipeline = start_world (svc, NULL, &log, &f);
   gchar *id = wait_session_id (pipeline);
-  JsonObject *c = wait_report (svc, id, feedback_arrived, NULL);
-  GstMessage *early, *later;
-  guint64 rembs, twcc;
+  JsonObject *c = wait_report (svc, id, twcc_arrived, NULL);
+  GstMessage *later;
 
   fail_unless (c != NULL, "the service reports no congestion state");
-  fail_unless (member (c, "twcc_feedback_received") >= 20, "the service "
-      "received %" G_GINT64_FORMAT " TWCC feedback packets in 15 s",
+  fail_unless (twcc_arrived (c, NULL), "the service received %"
+      G_GINT64_FORMAT " TWCC feedback packets in 15 s",
       member (c, "twcc_feedback_received"));
-  fail_unless (member (c, "rembs_received") >= 3, "the service received %"
+  fail_unless_equals_string (rate_control (c), "transport-cc");
+  json_object_unref (c);
+
+  /* past the REMB warm-up (5 s): still none */
+  later = expect (log, "session/stats", 8);
+  fail_unless (stats_uint64 (later, "twcc-feedback-sent") >= 20,
+      "twcc-feedback-sent %" G_GUINT64_FORMAT, stats_uint64 (later,
+          "twcc-feedback-sent"));
+  fail_unless_equals_uint64 (stats_uint64 (later, "rembs-sent"), 0);
+  fail_unless_equals_uint64 (stats_uint64 (later, "remb-bitrate"), 0);
+  gst_message_unref (later);
+  c = service_congestion (svc, id);
+  fail_unless_equals_int64 (member (c, "rembs_received"), 0);
+  json_object_unref (c);
+  bus_log_assert_no_error (log);
+
+  g_free (id);
+  stop_pipeline (pipeline);
+  bus_log_free (log);
+  frames_free (f);
+  service_harness_stop (svc);
+}
+
+GST_END_TEST;
+
+/* A service that answers REMB alone (--no-transport-cc) receives REMBs
+ * about its video (PSFB 15, once a second from 5 s on), none malformed,
+ * and no TWCC feedback; its encoder follows them */
+GST_START_TEST (test_remb_only_sender)
+{
+  ServiceHarness *svc = service_harness_start ("--no-transport-cc", NULL);
+  BusLog *log;
+  Frames *f;
+  GstElement *pipeline = start_world (svc, NULL, &log, &f);
+  gchar *id = wait_session_id (pipeline);
+  JsonObject *c = wait_report (svc, id, rembs_arrived, NULL);
+  GstMessage *early, *later;
+  guint64 rembs;
+
+  fail_unless (c != NULL, "the service reports no congestion state");
+  fail_unless (rembs_arrived (c, NULL), "the service received %"
       G_GINT64_FORMAT " REMBs in 15 s", member (c, "rembs_received"));
   fail_unless_equals_int64 (member (c, "rembs_refused"), 0);
   fail_unless (member (c, "remb_bitrate") > 0);
+  fail_unless_equals_int64 (member (c, "twcc_feedback_received"), 0);
+  fail_unless_equals_string (rate_control (c), "remb");
   json_object_unref (c);
 
-  /* what the element says it sent: five seconds of messages (one a
-   * second, stats-interval) once REMBs go hold four to six */
+  /* five seconds of messages (one a second, stats-interval) once REMBs
+   * go hold four to six */
   early = expect (log, "session/stats", 8);
   later = expect (log, "session/stats", 13);
-  twcc = stats_uint64 (later, "twcc-feedback-sent");
   rembs = stats_uint64 (later, "rembs-sent") - stats_uint64 (early,
       "rembs-sent");
-  fail_unless (twcc >= 20, "twcc-feedback-sent %" G_GUINT64_FORMAT, twcc);
   fail_unless (rembs >= 4 && rembs <= 6, "%" G_GUINT64_FORMAT " REMBs in "
       "5 s", rembs);
   fail_unless (stats_uint64 (later, "remb-bitrate") > 0);
+  fail_unless_equals_uint64 (stats_uint64 (later, "twcc-feedback-sent"), 0);
   gst_message_unref (early);
   gst_message_unref (later);
   bus_log_assert_no_error (log);
@@ -366,6 +429,7 @@ congestion_suite (void)
   tcase_add_test (tc, test_offer_feedback);
   tcase_add_test (tc, test_offer_cap);
   tcase_add_test (tc, test_feedback_reaches_service);
+  tcase_add_test (tc, test_remb_only_sender);
   tcase_add_test (tc, test_max_bitrate);
   tcase_add_test (tc, test_director);
   return s;

@@ -277,6 +277,47 @@ GST_START_TEST (test_answered)
 
 GST_END_TEST;
 
+/* A transport-cc sender (the answer has its rtcp-fb or its header
+ * extension on the video) estimates the path itself: it is told the cap
+ * alone, every second, and nothing without one */
+GST_START_TEST (test_transport_cc_sender_told_the_cap)
+{
+  GstSDPMessage *msg;
+  guint i;
+  Feed f;
+
+  msg = parse ("v=0\r\no=- 1 0 IN IP4 0.0.0.0\r\ns=-\r\nt=0 0\r\n"
+      "m=video 9 UDP/TLS/RTP/SAVPF 96\r\nc=IN IP4 0.0.0.0\r\n"
+      "a=rtpmap:96 VP8/90000\r\na=rtcp-fb:96 goog-remb\r\n"
+      "a=rtcp-fb:96 transport-cc\r\n");
+  fail_unless (gst_session_remb_twcc_answered (msg));
+  gst_sdp_message_free (msg);
+  msg = parse ("v=0\r\no=- 1 0 IN IP4 0.0.0.0\r\ns=-\r\nt=0 0\r\n"
+      "m=video 9 UDP/TLS/RTP/SAVPF 96\r\nc=IN IP4 0.0.0.0\r\n"
+      "a=rtpmap:96 VP8/90000\r\na=extmap:3 http://www.ietf.org/id/"
+      "draft-holmer-rmcat-transport-wide-cc-extensions-01\r\n");
+  fail_unless (gst_session_remb_twcc_answered (msg));
+  gst_sdp_message_free (msg);
+  msg = parse ("v=0\r\no=- 1 0 IN IP4 0.0.0.0\r\ns=-\r\nt=0 0\r\n"
+      "m=video 9 UDP/TLS/RTP/SAVPF 96\r\nc=IN IP4 0.0.0.0\r\n"
+      "a=rtpmap:96 VP8/90000\r\na=rtcp-fb:96 goog-remb\r\n"
+      "m=audio 9 UDP/TLS/RTP/SAVPF 111\r\nc=IN IP4 0.0.0.0\r\n"
+      "a=rtpmap:111 OPUS/48000/2\r\na=rtcp-fb:111 transport-cc\r\n");
+  fail_if (gst_session_remb_twcc_answered (msg));
+  gst_sdp_message_free (msg);
+
+  feed_init (&f, 800000);
+  f.remb.cap_only = TRUE;
+  for (i = 0; i < 10; i++)
+    fail_unless_equals_uint64 (feed_second (&f, 400, 0), 800000);
+  feed_init (&f, 0);
+  f.remb.cap_only = TRUE;
+  for (i = 0; i < 10; i++)
+    fail_unless_equals_uint64 (feed_second (&f, 400, 0), 0);
+}
+
+GST_END_TEST;
+
 static Suite *
 remb_suite (void)
 {
@@ -292,6 +333,7 @@ remb_suite (void)
   tcase_add_test (tc, test_fci);
   tcase_add_test (tc, test_offer);
   tcase_add_test (tc, test_answered);
+  tcase_add_test (tc, test_transport_cc_sender_told_the_cap);
   return s;
 }
 

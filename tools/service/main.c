@@ -129,6 +129,9 @@ main (int argc, char **argv)
     {"pong-fallback", 0, 0, G_OPTION_ARG_NONE, &config.pong_fallback,
           "World pongs echo client_ts (the fallback handler) instead of ts",
         NULL},
+    {"no-transport-cc", 0, 0, G_OPTION_ARG_NONE, &config.no_transport_cc,
+        "Answer without transport-cc: the video follows the receiver's "
+          "REMB alone (a receive-side estimate sender)", NULL},
     {"configure-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &configure_timeout,
           "Director: seconds to wait for configure; 0: forever (default 60)",
         "S"},

@@ -435,6 +435,33 @@ add_remb_feedback (SvcPeer * peer, GstSDPMessage * sdp)
   g_free (fb);
 }
 
+/* --no-transport-cc: the answer takes no transport-cc (webrtcbin answers
+ * the offer's rtcp-fb; the payloader writes no extension then) */
+static void
+drop_transport_cc (SvcPeer * peer, GstSDPMessage * sdp)
+{
+  guint i;
+
+  if (!peer->config->no_transport_cc)
+    return;
+  for (i = 0; i < gst_sdp_message_medias_len (sdp); i++) {
+    GstSDPMedia *media = (GstSDPMedia *) gst_sdp_message_get_media (sdp, i);
+    guint a = 0;
+
+    while (a < gst_sdp_media_attributes_len (media)) {
+      const GstSDPAttribute *attr = gst_sdp_media_get_attribute (media, a);
+
+      if ((g_strcmp0 (attr->key, "rtcp-fb") == 0 && attr->value &&
+              g_str_has_suffix (attr->value, " transport-cc")) ||
+          (g_strcmp0 (attr->key, "extmap") == 0 && attr->value &&
+              strstr (attr->value, SVC_TWCC_URI)))
+        gst_sdp_media_remove_attribute (media, a);
+      else
+        a++;
+    }
+  }
+}
+
 static void
 finish_answer (SvcPeer * peer)
 {
@@ -457,6 +484,7 @@ finish_answer (SvcPeer * peer)
   }
   add_missing_candidates (peer, desc->sdp);
   add_remb_feedback (peer, desc->sdp);
+  drop_transport_cc (peer, desc->sdp);
   text = gst_sdp_message_as_text (desc->sdp);
   gst_webrtc_session_description_free (desc);
   peer->callbacks.answer (peer->user_data, text, NULL);
@@ -972,7 +1000,7 @@ svc_peer_add_stream (SvcPeer * peer, GstPad * src, SvcStreamKind kind,
         offer->audio_twcc_ext_id;
     gchar *field = g_strdup_printf ("extmap-%u", id);
 
-    if (id)
+    if (id && !peer->config->no_transport_cc)
       gst_caps_set_simple (caps, field, G_TYPE_STRING, SVC_TWCC_URI, NULL);
     g_free (field);
   }
@@ -1112,6 +1140,8 @@ svc_peer_get_feedback (SvcPeer * peer, SvcPeerFeedback * feedback)
     gst_structure_get_double (twcc, "packet-loss-pct",
         &feedback->twcc_loss_pct);
     gst_structure_get_uint (twcc, "bitrate-recv", &feedback->twcc_bitrate_recv);
+    gst_structure_get_int64 (twcc, "avg-delta-of-delta",
+        &feedback->twcc_delay_growth);
     gst_structure_free (twcc);
   }
   gst_object_unref (session);

@@ -39,6 +39,7 @@ typedef struct
   guint64 remb_bitrate;         /* the last REMB's, bit/s; 0: none yet */
   gdouble twcc_loss_pct;        /* rtpsession's TWCC view; -1: none yet */
   guint twcc_bitrate_recv;      /* rtpsession's TWCC view, bit/s */
+  gint64 twcc_delay_growth;     /* its average delta of delta, ns */
 } SvcPeerFeedback;
 
 SvcPeer *svc_peer_new (const SvcConfig * config,

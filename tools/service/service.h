@@ -45,6 +45,7 @@ typedef struct
   gint64 world_max_blocks;
   gint64 world_frames_per_block;
   gboolean pong_fallback;
+  gboolean no_transport_cc;     /* answer without transport-cc: REMB alone */
   gdouble configure_timeout;    /* director, seconds; <= 0: none */
   gdouble session_limit;        /* director, seconds; <= 0: none */
   gdouble first_chunk_delay;    /* director, seconds */

@@ -23,6 +23,7 @@
 #include "session.h"
 #include "offer.h"
 #include "peer.h"
+#include "ratecontrol.h"
 #include "respond.h"
 
 #define DRAIN_POLL_MS 20
@@ -51,6 +52,8 @@ struct _SvcSession
   SvcPeer *peer;
   SvcMedia *media;
   SvcOffer offer;               /* what the client's offer asked for */
+  gboolean twcc;                /* the video's rate follows TWCC feedback */
+  SvcRateControl rate;
   gpointer app_data;
   SvcFaults *faults;
   gboolean channel_open;
@@ -622,15 +625,35 @@ on_loss_report (gpointer user_data, guint32 ssrc, gint32 lost, guint32 highest)
     svc_media_report_loss (s->media, ssrc, lost, highest);
 }
 
-/* A REMB about the video: the live encoder sends at the receiver's
- * estimate, within its own range (media.c); cached media cannot adapt */
+/* A REMB about the video: with transport-cc the ceiling of the rate
+ * control, else the live encoder sends at the receiver's estimate, within
+ * its own range (media.c); cached media cannot adapt */
 static void
 on_remb (gpointer user_data, guint64 bitrate)
 {
   SvcSession *s = user_data;
 
+  if (s->twcc)
+    bitrate = svc_rate_control_remb (&s->rate, bitrate);
   if (s->media)
     svc_media_set_video_bitrate (s->media, bitrate);
+}
+
+/* Once a second with transport-cc: the rate from rtpsession's reading of
+ * the TWCC feedback */
+static gboolean
+rate_tick (gpointer data)
+{
+  SvcSession *s = data;
+  SvcPeerFeedback f;
+
+  if (s->peer == NULL || s->media == NULL)
+    return G_SOURCE_CONTINUE;
+  svc_peer_get_feedback (s->peer, &f);
+  if (f.twcc_loss_pct >= 0 && f.twcc_received > 0)
+    svc_media_set_video_bitrate (s->media, svc_rate_control_twcc (&s->rate,
+            f.twcc_loss_pct, f.twcc_bitrate_recv, f.twcc_delay_growth));
+  return G_SOURCE_CONTINUE;
 }
 
 static const SvcPeerCallbacks peer_callbacks = {
@@ -728,6 +751,11 @@ svc_session_start (SvcSession * s, const gchar * offer_text, GError ** error)
     }
     gst_object_unref (pad);
   }
+  s->twcc = offer.twcc_ext_id && offer.transport_cc && !config->no_transport_cc;
+  svc_rate_control_init (&s->rate, SVC_VIDEO_MIN_KBPS * 1000,
+      SVC_VIDEO_KBPS * 1000);
+  if (s->twcc)
+    svc_session_add_timer (s, 1000, rate_tick, s);
   GST_INFO ("session %s: %s, %s video (pt %u)%s", s->id, s->klass->name,
       offer.codec == SVC_CODEC_H264 ? "H.264" : "VP8", offer.video_pt,
       settings.audio ? ", Opus audio" : "");
@@ -997,6 +1025,8 @@ describe_congestion (SvcSession * s, JsonBuilder * b)
   json_builder_add_double_value (b, f.twcc_loss_pct);
   add_int (b, "twcc_bitrate_recv", f.twcc_bitrate_recv);
   add_int (b, "encoder_bitrate", svc_media_get_video_bitrate (s->media));
+  json_builder_set_member_name (b, "rate_control");
+  json_builder_add_string_value (b, s->twcc ? "transport-cc" : "remb");
   json_builder_end_object (b);
 }
 

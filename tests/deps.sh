@@ -9,7 +9,7 @@ GST_SESSION_PACKAGES="
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-nice gstreamer1.0-libav
   gobject-introspection libgirepository1.0-dev gir1.2-gstreamer-1.0 python3-gi
-  nettle-dev libsqlite3-dev ffmpeg clang libclang-rt-14-dev llvm-14 valgrind
+  nettle-dev libssl-dev libsqlite3-dev ffmpeg clang libclang-rt-14-dev llvm-14 valgrind
   nginx libnginx-mod-rtmp gstreamer1.0-plugins-base-apps gstreamer1.0-x
   git openssl curl jq sqlite3 debootstrap iproute2 iputils-ping chromium coturn
 "

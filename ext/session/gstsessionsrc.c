@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "gstsessionsrc-private.h"
+#include "gstsessiondtlskey.h"
 
 GST_DEBUG_CATEGORY (gst_session_src_debug);
 #define GST_CAT_DEFAULT gst_session_src_debug
@@ -139,24 +140,18 @@ gst_session_src_priv (GstSessionSrc * src)
 
 /* ---- the session thread ---- */
 
-/* GStreamer 1.22's DTLS elements make the process's certificate, a
- * 2048-bit RSA key (80-400 ms measured here), in the first dtlsdec's
- * instance init, whatever certificate is set on it later: a certificate
- * of our own (ECDSA, or one kept across processes) cannot spare that
- * time. It is made ahead of need instead, from NULL to READY, in a thread
- * of the element's that is joined before the element goes back to NULL
- * or is freed, so that no process exits while it runs; webrtcbin's own
- * first dtlsdec then waits for it (the key is made once, under a
- * g_once) while the session sets up. Once per process. */
+/* GStreamer 1.22's DTLS elements make the process's certificate in the
+ * first dtlsdec's instance init (see gstsessiondtlskey.c). It is made
+ * ahead of need, from NULL to READY, in a thread of the element's that is
+ * joined before the element goes back to NULL or is freed, so that no
+ * process exits while it runs; webrtcbin's own first dtlsdec then waits
+ * for it (under a g_once) while the session sets up. Once per process. */
 static gint dtls_warm;
 
 static gpointer
 make_dtls_key (gpointer data)
 {
-  GstElement *dec = gst_element_factory_make ("dtlssrtpdec", NULL);
-
-  if (dec)
-    gst_object_unref (dec);
+  gst_session_dtls_key_prepare ();
   return NULL;
 }
 

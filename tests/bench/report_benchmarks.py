@@ -92,23 +92,25 @@ def section_ttff(doc, r):
             f"process, alternating, after one discarded session of each. "
             f"Medians; p10–p90 in brackets. worldsrc's milestones come from "
             f"its `session/negotiated` and `session/first-frame` messages. "
-            f"The 150 ms target assumes one DTLS certificate reused per "
-            f"process (the warm case); a cold process first has GStreamer "
-            f"1.22 generate that certificate's RSA key, so cold is held to "
-            f"never being slower than the baseline.")
+            f"A cold process makes its DTLS certificate on the key of the "
+            f"user's key cache (made by the first process that found none, "
+            f"see docs/worldsrc.md, The DTLS key); GStreamer 1.22 would make "
+            f"a new RSA key, 80-400 ms, in every process. Cold is held to "
+            f"the warm median + 30 ms and to 150 ms.")
     doc.add()
     rows = []
     for label, key in [("warm", "warm"), ("cold", "cold")]:
         w = r[f"{key}_worldsrc"]
         b = r[f"{key}_baseline"]
         wv, bv = med(w["first_frame"]), med(b["first_frame"])
-        # the issue's 150 ms assumes one DTLS certificate reused in the
-        # process: a cold process generates it first (see below), so cold
-        # is held to the other half of the target, never slower than the
-        # baseline
+        # issue 29: warm <= 150 ms and the baseline; cold <= 150 ms and
+        # the warm median + 30 ms
         warm = key == "warm"
-        ok = finite(wv, bv) and (wv <= 150 or not warm) and wv <= bv
-        target = "≤ 150 ms and ≤ baseline" if warm else "≤ baseline"
+        wm = med(r["warm_worldsrc"]["first_frame"])
+        ok = finite(wv, bv) and wv <= 150 and (
+            wv <= bv if warm else finite(wm) and wv <= wm + 30)
+        target = "≤ 150 ms and ≤ baseline" if warm else \
+            "≤ 150 ms and ≤ warm + 30 ms"
         rows.append([f"{label} (p50)", f"{fmt(wv, ' ms')} [{range_of(w['first_frame'])}]",
                      f"{fmt(bv, ' ms')} [{range_of(b['first_frame'])}]",
                      ratio(wv, bv), target,

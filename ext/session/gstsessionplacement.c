@@ -110,6 +110,7 @@ gst_session_output_origin_reset (GstSessionOutputOrigin * o,
 {
   o->have_latency[k] = FALSE;
   o->rise_pending[k] = FALSE;
+  o->fall_pending[k] = FALSE;
   o->have_local[k] = FALSE;
   o->first_at[k] = GST_CLOCK_TIME_NONE;
   o->by_sender[k] = FALSE;
@@ -175,6 +176,12 @@ latency_rise_limit (GstSessionOutput * out)
     return overdue_limit (out) / 2;
   if (!GST_CLOCK_TIME_IS_VALID (out->frame_duration))
     return LATENCY_JUMP;
+  /* interactive video has no slot to reach: a frame later than its place
+   * is shown late (a video sink drops one 20 ms late), so a move of the
+   * path (or of the sender's clock against ours) beyond an eighth of a
+   * frame that lasts (LOCAL_PERSIST) is followed, up or down */
+  if (out->interactive)
+    return out->frame_duration / 8;
   return MIN (LATENCY_JUMP, (GstClockTimeDiff) (overdue_limit (out) -
           out->frame_duration / 2));
 }
@@ -478,6 +485,40 @@ sender_time (GstSessionOutputOrigin * o, GstSessionOutputKind k,
   return meta->timestamp + o->ntp_offset;
 }
 
+/* Interactive video alone (no other stream placed by its latency, whose
+ * inputs out already a fall would cut): inputs that come earlier than
+ * the latency says by more than latency_rise_limit for LOCAL_PERSIST
+ * move it down, to the most delayed of them, so that a sender's clock
+ * running ahead of ours does not make every frame wait longer. Called
+ * with the origin lock. */
+static void
+follow_fall (GstSessionOutput * out, GstClockTimeDiff lat,
+    GstClockTimeDiff rise, GstClockTime now)
+{
+  GstSessionOutputOrigin *o = out->origin;
+  gint k = out->kind;
+
+  if (!out->interactive || o->settle[k] > 0 || o->have_latency[1 - k] ||
+      rise >= -latency_rise_limit (out)) {
+    o->fall_pending[k] = FALSE;
+    return;
+  }
+  if (!o->fall_pending[k]) {
+    o->fall_pending[k] = TRUE;
+    o->fall_at[k] = now;
+    o->fall_lat[k] = lat;
+  }
+  o->fall_lat[k] = MAX (o->fall_lat[k], lat);
+  if (now >= o->fall_at[k] + LOCAL_PERSIST) {
+    GST_DEBUG_OBJECT (out->appsrc, "latency fell from %" GST_STIME_FORMAT
+        " to %" GST_STIME_FORMAT " for %" GST_TIME_FORMAT,
+        GST_STIME_ARGS (o->latency[k]), GST_STIME_ARGS (o->fall_lat[k]),
+        GST_TIME_ARGS (LOCAL_PERSIST));
+    o->latency[k] = o->fall_lat[k];
+    o->fall_pending[k] = FALSE;
+  }
+}
+
 /* The running time on the output timeline of an input. Each stream's
  * transport latency (arrival minus the sender's timestamp, as the
  * jitterbuffer and rtpbin's RTCP sync give it) is tracked, smoothed; both
@@ -621,6 +662,7 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
     o->have_latency[k] = TRUE;
     o->settle[k] = LATENCY_SETTLE;
     o->rise_pending[k] = FALSE;
+    o->fall_pending[k] = FALSE;
   } else if (rise > latency_rise_limit (out) &&
       (o->settle[k] == 0 || rise > LATENCY_JUMP)) {
     /* a rise is taken when a later input shows it too: one late input is
@@ -639,6 +681,7 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
      * first seconds (LOCAL_START_GRACE) a rise is a rise. */
     is_local = local >= 0 && rise - local <= latency_rise_limit (out) &&
         now >= o->first_at[k] + LOCAL_START_GRACE;
+    o->fall_pending[k] = FALSE;
     if (!o->rise_pending[k]) {
       o->rise_pending[k] = TRUE;
       o->rise_at[k] = now;
@@ -669,6 +712,7 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
   } else {
     o->rise_pending[k] = FALSE;
     steady = TRUE;
+    follow_fall (out, lat, rise, now);
     if (o->settle[k] > 0) {
       /* the first inputs may be held up (decoder start, a keyframe wait):
        * the least delayed of them sets the latency, which then stays */

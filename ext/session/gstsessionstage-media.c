@@ -398,7 +398,8 @@ typedef struct
   gboolean h264;
 } FirstVideo;
 
-/* A keyframe request (upstream force-key-unit: rtpbin sends a PLI) is not
+/* A keyframe request (upstream force-key-unit without all-headers:
+ * rtpbin sends a PLI) is not
  * repeated within the jitterbuffer's latency and this: the keyframe needs
  * a round trip and that latency to arrive, and asking again meanwhile
  * makes the sender send a second one. A request that had no effect (lost
@@ -428,10 +429,31 @@ gst_session_stage_request_keyframe (GstSessionStage * stage)
   if (pad == NULL)
     return;
   GST_DEBUG_OBJECT (stage->owner, "asking the sender for a keyframe");
+  /* a PLI, not a FIR: rtpsession 1.22 numbers a FIR anew only when the
+   * event's count changes, and a sender takes a FIR with the number of
+   * the last one for a repeat of it (libwebrtc ignores it): with loss
+   * bursts on the LAN, keyframes came 0.6 s late */
   gst_pad_push_event (pad,
-      gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE, TRUE,
+      gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE, FALSE,
           0));
   gst_object_unref (pad);
+}
+
+/* The depayloader's own keyframe requests (request-keyframe: all-headers,
+ * count 0, a FIR rtpsession numbers once) go as the stage's, a PLI at
+ * most once per interval (gst_session_stage_request_keyframe) */
+static GstPadProbeReturn
+depay_keyframe_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GstEvent *event = GST_PAD_PROBE_INFO_EVENT (info);
+  gboolean all_headers = FALSE;
+
+  if (!gst_video_event_is_force_key_unit (event) ||
+      !gst_video_event_parse_upstream_force_key_unit (event, NULL,
+          &all_headers, NULL) || !all_headers)
+    return GST_PAD_PROBE_OK;
+  gst_session_stage_request_keyframe (user_data);
+  return GST_PAD_PROBE_DROP;
 }
 
 /* The video's first packet out of the jitterbuffer: when it does not
@@ -511,6 +533,8 @@ stage_on_pad_added (GstElement * webrtc, GstPad * pad, GstSessionStage * stage)
     g_mutex_unlock (&stage->lock);
     gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, first_video_probe, f,
         g_free);
+    gst_pad_add_probe (sinkpad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM,
+        depay_keyframe_probe, stage, NULL);
   }
   if (gst_pad_link (pad, sinkpad) != GST_PAD_LINK_OK)
     GST_ERROR_OBJECT (stage->owner, "cannot link the incoming stream");

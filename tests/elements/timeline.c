@@ -534,6 +534,51 @@ GST_START_TEST (test_interactive_late_frame_repeats_then_drops)
 
 GST_END_TEST;
 
+/* Interactive playout, a path (or a sender's clock) that moves: frames
+ * come 30 ms later from frame 20 on (one more ms each frame), then from
+ * frame 80 on 30 ms earlier than at first. Each move is followed once it
+ * lasted a second, an eighth of a frame at a time: the last frames of
+ * each stretch go out at most that (8 ms) before they came (a video sink
+ * drops a frame 20 ms late) and less than 10 ms after. With the grid's
+ * rise limit (40 ms) the later frames were all placed 30 ms before they
+ * came. */
+GST_START_TEST (test_interactive_follows_the_path)
+{
+  GstClockTime came[128];
+  Timeline t;
+  guint i, n;
+
+  timeline_init (&t, FALSE);
+  gst_session_output_set_interactive (t.out, TRUE);
+  for (i = 0; i < G_N_ELEMENTS (came); i++) {
+    GstBuffer *buf = gst_buffer_new_allocate (NULL, 16 * 16 * 3 / 2, NULL);
+    GstClockTime late = 40 * GST_MSECOND;
+
+    if (i >= 20 && i < 80)
+      late += MIN (i - 20 + 1, 30) * GST_MSECOND;
+    else if (i >= 80)
+      late -= 30 * GST_MSECOND;
+    GST_BUFFER_PTS (buf) = i * t.frame;
+    came[i] = i * t.frame + late;
+    push_at (&t, buf, came[i]);
+  }
+  collect_output (&t);
+  n = t.pts->len;
+  fail_unless_equals_int (n, G_N_ELEMENTS (came));
+  for (i = 0; i < n; i++) {
+    GstClockTime at = g_array_index (t.pts, GstClockTime, i);
+
+    if ((i >= 70 && i < 80) || i >= 118)
+      fail_unless (at + t.frame / 8 >= came[i] &&
+          at < came[i] + 10 * GST_MSECOND,
+          "frame %u out at %" GST_TIME_FORMAT ", came at %" GST_TIME_FORMAT,
+          i, GST_TIME_ARGS (at), GST_TIME_ARGS (came[i]));
+  }
+  timeline_clear (&t);
+}
+
+GST_END_TEST;
+
 /* Off loopback (a recovery delay of 200 ms), encoded output. The first
  * sender report comes with frame 30, and frame 30 is held 150 ms after it
  * came from the network (the jitterbuffer waiting for a lost packet),
@@ -614,6 +659,7 @@ timeline_suite (void)
   tcase_add_test (tc, test_reported_latency_interactive);
   tcase_add_test (tc, test_interactive_frames_keep_their_own_time);
   tcase_add_test (tc, test_interactive_late_frame_repeats_then_drops);
+  tcase_add_test (tc, test_interactive_follows_the_path);
   tcase_add_test (tc, test_latency_rise_is_taken_not_dropped);
   tcase_add_test (tc, test_jitter_keeps_every_slot);
   tcase_add_test (tc, test_late_frame_decoded_dropped_encoded_kept);

@@ -37,9 +37,9 @@ typedef struct
   GstClockTime rise_at[2];      /* its arrival */
   GstClockTimeDiff rise_lat[2]; /* and its latency */
   gboolean rise_local[2];       /* and each since made of local delay */
-  gboolean fall_pending[2];     /* interactive: inputs came earlier than */
-  GstClockTime fall_at[2];      /* the latency says, since then, */
-  GstClockTimeDiff fall_lat[2]; /* the most delayed of them */
+  gboolean window_open[2];      /* interactive video: since window_at, */
+  GstClockTime window_at[2];
+  GstClockTimeDiff window_min[2];       /* the least latency of the inputs */
   GstClockTime first_at[2];     /* per kind: the session's first input */
   gboolean have_local[2];       /* per kind, from the arrival meta: */
   GstClockTimeDiff local_base[2];       /* the least time from arrival to

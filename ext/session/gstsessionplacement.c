@@ -110,7 +110,7 @@ gst_session_output_origin_reset (GstSessionOutputOrigin * o,
 {
   o->have_latency[k] = FALSE;
   o->rise_pending[k] = FALSE;
-  o->fall_pending[k] = FALSE;
+  o->window_open[k] = FALSE;
   o->have_local[k] = FALSE;
   o->first_at[k] = GST_CLOCK_TIME_NONE;
   o->by_sender[k] = FALSE;
@@ -176,12 +176,6 @@ latency_rise_limit (GstSessionOutput * out)
     return overdue_limit (out) / 2;
   if (!GST_CLOCK_TIME_IS_VALID (out->frame_duration))
     return LATENCY_JUMP;
-  /* interactive video has no slot to reach: a frame later than its place
-   * is shown late (a video sink drops one 20 ms late), so a move of the
-   * path (or of the sender's clock against ours) beyond an eighth of a
-   * frame that lasts (LOCAL_PERSIST) is followed, up or down */
-  if (out->interactive)
-    return out->frame_duration / 8;
   return MIN (LATENCY_JUMP, (GstClockTimeDiff) (overdue_limit (out) -
           out->frame_duration / 2));
 }
@@ -485,38 +479,47 @@ sender_time (GstSessionOutputOrigin * o, GstSessionOutputKind k,
   return meta->timestamp + o->ntp_offset;
 }
 
-/* Interactive video alone (no other stream placed by its latency, whose
- * inputs out already a fall would cut): inputs that come earlier than
- * the latency says by more than latency_rise_limit for LOCAL_PERSIST
- * move it down, to the most delayed of them, so that a sender's clock
- * running ahead of ours does not make every frame wait longer. Called
- * with the origin lock. */
+/* Interactive video has no slot to reach: a frame later than its place
+ * is shown late (a video sink drops one 20 ms late), one earlier waits.
+ * Once a second (LOCAL_PERSIST) its latency becomes the least of that
+ * second's inputs when that moved by more than this, up or down (down
+ * only with no other stream placed by it, whose inputs out already a fall
+ * would cut): the path (a queue that filled or drained, a sender's clock
+ * against ours) is followed, not one input's delay. */
+#define INTERACTIVE_FOLLOW(out) ((GstClockTimeDiff) (out)->frame_duration / 8)
+
+/* Called with the origin lock, for each input placed by its latency */
 static void
-follow_fall (GstSessionOutput * out, GstClockTimeDiff lat,
-    GstClockTimeDiff rise, GstClockTime now)
+follow_path (GstSessionOutput * out, GstClockTimeDiff lat, GstClockTime now)
 {
   GstSessionOutputOrigin *o = out->origin;
   gint k = out->kind;
+  GstClockTimeDiff move;
 
-  if (!out->interactive || o->settle[k] > 0 || o->have_latency[1 - k] ||
-      rise >= -latency_rise_limit (out)) {
-    o->fall_pending[k] = FALSE;
+  if (!out->interactive || out->kind != GST_SESSION_OUTPUT_VIDEO ||
+      !GST_CLOCK_TIME_IS_VALID (out->frame_duration) || o->settle[k] > 0) {
+    o->window_open[k] = FALSE;
     return;
   }
-  if (!o->fall_pending[k]) {
-    o->fall_pending[k] = TRUE;
-    o->fall_at[k] = now;
-    o->fall_lat[k] = lat;
+  if (!o->window_open[k]) {
+    o->window_open[k] = TRUE;
+    o->window_at[k] = now;
+    o->window_min[k] = lat;
+    return;
   }
-  o->fall_lat[k] = MAX (o->fall_lat[k], lat);
-  if (now >= o->fall_at[k] + LOCAL_PERSIST) {
-    GST_DEBUG_OBJECT (out->appsrc, "latency fell from %" GST_STIME_FORMAT
-        " to %" GST_STIME_FORMAT " for %" GST_TIME_FORMAT,
-        GST_STIME_ARGS (o->latency[k]), GST_STIME_ARGS (o->fall_lat[k]),
-        GST_TIME_ARGS (LOCAL_PERSIST));
-    o->latency[k] = o->fall_lat[k];
-    o->fall_pending[k] = FALSE;
+  o->window_min[k] = MIN (o->window_min[k], lat);
+  if (now < o->window_at[k] + LOCAL_PERSIST)
+    return;
+  move = o->window_min[k] - o->latency[k];
+  if (move > INTERACTIVE_FOLLOW (out) || (move < -INTERACTIVE_FOLLOW (out) &&
+          !o->have_latency[1 - k])) {
+    GST_DEBUG_OBJECT (out->appsrc, "latency follows the path: %"
+        GST_STIME_FORMAT " to %" GST_STIME_FORMAT,
+        GST_STIME_ARGS (o->latency[k]), GST_STIME_ARGS (o->window_min[k]));
+    o->latency[k] = o->window_min[k];
+    o->rise_pending[k] = FALSE;
   }
+  o->window_open[k] = FALSE;
 }
 
 /* The running time on the output timeline of an input. Each stream's
@@ -662,7 +665,7 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
     o->have_latency[k] = TRUE;
     o->settle[k] = LATENCY_SETTLE;
     o->rise_pending[k] = FALSE;
-    o->fall_pending[k] = FALSE;
+    o->window_open[k] = FALSE;
   } else if (rise > latency_rise_limit (out) &&
       (o->settle[k] == 0 || rise > LATENCY_JUMP)) {
     /* a rise is taken when a later input shows it too: one late input is
@@ -681,7 +684,7 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
      * first seconds (LOCAL_START_GRACE) a rise is a rise. */
     is_local = local >= 0 && rise - local <= latency_rise_limit (out) &&
         now >= o->first_at[k] + LOCAL_START_GRACE;
-    o->fall_pending[k] = FALSE;
+    o->window_open[k] = FALSE;
     if (!o->rise_pending[k]) {
       o->rise_pending[k] = TRUE;
       o->rise_at[k] = now;
@@ -712,7 +715,6 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
   } else {
     o->rise_pending[k] = FALSE;
     steady = TRUE;
-    follow_fall (out, lat, rise, now);
     if (o->settle[k] > 0) {
       /* the first inputs may be held up (decoder start, a keyframe wait):
        * the least delayed of them sets the latency, which then stays */
@@ -722,6 +724,7 @@ gst_session_output_place (GstSessionOutput * out, GstBuffer * in,
         o->initial[k] = FALSE;
     }
   }
+  follow_path (out, lat, now);
   /* the stream's usual latency, for an input without a capture time
    * after a gap (without_capture_time): from the inputs that came at their
    * pace (not one held by the jitterbuffer over a stall, 2 s) */

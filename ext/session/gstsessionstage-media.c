@@ -310,6 +310,13 @@ watch_dropouts (GstSessionStage * stage, GstElement * jb)
  * which asks for no retransmission) won, and the video never sent a NACK
  * (found by tests/net/loss-recovery director). Set once the stream's kind
  * is known: retransmissions for video off loopback. */
+/* A lost packet is asked for again at most this many times after the
+ * first NACK. Unbounded (until the latency), a path filled to its rate
+ * cap retransmitted 3.4 packets per packet it dropped (2 Mbit/s, libwebrtc
+ * sender): the retransmissions kept the queue full and the loss going,
+ * and every frame waited for the jitterbuffer's 480 ms */
+#define RTX_MAX_RETRIES 2
+
 static void
 set_retransmission (GstSessionStage * stage, guint ssrc, gboolean on)
 {
@@ -317,6 +324,9 @@ set_retransmission (GstSessionStage * stage, guint ssrc, gboolean on)
 
   if (jb) {
     g_object_set (jb, "do-retransmission", on, NULL);
+    if (on)
+      g_object_set (jb, "rtx-max-retries", RTX_MAX_RETRIES, "rtx-next-seqnum",
+          FALSE, NULL);
     if (on) {
       stage_set_dropout (stage, jb);
       watch_dropouts (stage, jb);

@@ -420,7 +420,7 @@ def section_renew(doc, r):
         ["media gap (p50)", f"{fmt(gw, ' ms')} [{range_of(w['gap'])}]",
          f"{fmt(gb, ' ms')} [{range_of(b['gap'])}]", ratio(gw, gb),
          "< 200 ms", verdict(ok)],
-        ["output timestamps not one frame apart", steps, "(no output "
+        ["output timestamps not 0.5 to 1.5 frames apart", steps, "(no output "
          "timeline)", "", "0", verdict(steps == 0)],
         ["repeated frames per renewal (p50)", fmt(med(w["repeats"]), "", 1),
          "—", "", "", ""],

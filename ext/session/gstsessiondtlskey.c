@@ -2,15 +2,10 @@
  * Copyright (C) 2026 gst-session developers
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * The process's DTLS key, kept across processes. GStreamer 1.22's DTLS
- * elements make one certificate per process, on a 2048-bit RSA key made
- * in the first dtlsdec's instance init whatever certificate is set later
- * (80-400 ms here: the whole difference between a process's first
- * session and the next). While this module creates that first dtlsdec,
- * OpenSSL's default RSA method is one whose key generation takes the key
- * from a cache file (the user's, mode 0600, at most a day old) and makes
- * and stores one when there is none; the certificate itself is new in
- * every process. Other threads' keys are made as ever.
+ * The process's DTLS key, kept across processes: GStreamer 1.22 makes a
+ * new RSA key in each process's first dtlsdec, so while this module
+ * creates it, OpenSSL's key generation takes the key from a user cache
+ * (docs/worldsrc.md, The DTLS key).
  */
 
 #ifdef HAVE_CONFIG_H

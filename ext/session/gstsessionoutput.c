@@ -578,13 +578,10 @@ repeat_frame (GstSessionOutput * out, GstBuffer * in)
   out->next_pts += d;
 }
 
-/* Interactive raw video: each frame at its own place, not on a grid (the
- * sender's pacing wanders against any grid, and a frame one slot later
- * is 62 ms more glass to glass at 16 fps), at least half a frame after
- * the one before; the filler repeats the last frame a frame after it when
- * the next is overdue, and so does a frame more than 1.5 frames after it.
- * A frame whose place is at or before the repeat that stood in for it is
- * dropped. */
+/* Interactive raw video: each frame at its own place (a sender's pacing
+ * wanders against any grid), at least half a frame after the one before;
+ * a gap over 1.5 frames is filled with repeats, and a frame whose place a
+ * repeat took is dropped. */
 static void
 push_video_interactive (GstSessionOutput * out, GstBuffer * in,
     GstClockTime mapped)

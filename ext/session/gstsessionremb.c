@@ -6,11 +6,9 @@
  * it may send. A receive-side estimate from the video's counters, once a
  * second, capped at max-bitrate; the FCI of its RTCP packet; and the SDP
  * that offers it (goog-remb, b=TIAS/b=AS) and reads the answer. Plain
- * logic: no element, no pipeline, no lock of its own. A sender that
- * answered transport-cc estimates the path itself and takes a REMB as its
- * ceiling: it is told the cap alone (as Chromium's receiver, which sends
- * no REMB then; an estimate held a libwebrtc sender at 1.5 times what it
- * sent, 904 kbit/s on a LAN where it estimated 1161).
+ * logic: no element, no pipeline, no lock of its own. A transport-cc
+ * sender estimates the path itself and is told the cap alone, as by
+ * Chromium's receiver (an estimate here would be its ceiling).
  */
 
 #ifdef HAVE_CONFIG_H

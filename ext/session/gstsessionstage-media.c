@@ -311,10 +311,8 @@ watch_dropouts (GstSessionStage * stage, GstElement * jb)
  * (found by tests/net/loss-recovery director). Set once the stream's kind
  * is known: retransmissions for video off loopback. */
 /* A lost packet is asked for again at most this many times after the
- * first NACK. Unbounded (until the latency), a path filled to its rate
- * cap retransmitted 3.4 packets per packet it dropped (2 Mbit/s, libwebrtc
- * sender): the retransmissions kept the queue full and the loss going,
- * and every frame waited for the jitterbuffer's 480 ms */
+ * first NACK (with rtx-next-seqnum off: packets still queued on a full
+ * path were asked for, and the retransmissions kept it full) */
 #define RTX_MAX_RETRIES 2
 
 static void
@@ -439,10 +437,8 @@ gst_session_stage_request_keyframe (GstSessionStage * stage)
   if (pad == NULL)
     return;
   GST_DEBUG_OBJECT (stage->owner, "asking the sender for a keyframe");
-  /* a PLI, not a FIR: rtpsession 1.22 numbers a FIR anew only when the
-   * event's count changes, and a sender takes a FIR with the number of
-   * the last one for a repeat of it (libwebrtc ignores it): with loss
-   * bursts on the LAN, keyframes came 0.6 s late */
+  /* a PLI, not a FIR: rtpsession 1.22 gives every count-0 FIR the last
+   * one's number, and a sender ignores it as a repeat */
   gst_pad_push_event (pad,
       gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE, FALSE,
           0));

@@ -2,11 +2,9 @@
  * Copyright (C) 2026 gst-session developers
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * The DTLS key cache (ext/session/gstsessiondtlskey.c), as processes see
- * it: each case runs this program as a child (--child), which takes
- * worldsrc from NULL to READY and back (the element makes the process's
- * DTLS certificate then) and prints that certificate, as any dtlsdec of
- * the process has it. The parent compares its key with the cache file.
+ * The DTLS key cache (gstsessiondtlskey.c) across processes: a child
+ * (--child) takes worldsrc to READY and back and prints its certificate;
+ * the parent compares that key with the cache file.
  */
 
 #include <errno.h>

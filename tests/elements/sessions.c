@@ -259,10 +259,8 @@ GST_START_TEST (test_many_sessions_leak_nothing)
       "sessions", fds0, fds1, SESSIONS - 20);
   fail_unless (sfds1 <= sfds0 + 2, "the service's descriptors grew from %u "
       "to %u over %u sessions", sfds0, sfds1, SESSIONS - 20);
-  /* trimmed, RSS grows 2-10 MB over the 180 sessions; untrimmed it moved
-   * by up to 36 MB (glibc's per-thread arenas keep what the sessions'
-   * threads freed: with transport-cc feedback 12-36 MB, 4-25 without);
-   * the leak this catches was 1 MB a session, 180 MB here */
+  /* trimmed, the arenas' retention is left out; the leak this catches
+   * was 1 MB a session, 180 MB here */
   fail_unless (rss1 <= rss0 + 32 * 1024, "RSS grew from %" G_GUINT64_FORMAT
       " to %" G_GUINT64_FORMAT " kB over %u sessions", rss0, rss1,
       SESSIONS - 20);

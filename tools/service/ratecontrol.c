@@ -2,10 +2,7 @@
  * Copyright (C) 2026 gst-session developers
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * A loss- and delay-based control in the manner of libwebrtc's (AIMD):
- * over 10 % lost, down by half the loss; a queue growing (the TWCC
- * feedback's delta of delta over QUEUE_GROWTH), down to 85 % of what
- * arrived; under 2 % lost and no queue, up by 8 % a second.
+ * AIMD as libwebrtc's: down on loss or a growing queue, else up 8 %/s.
  */
 
 #include "ratecontrol.h"

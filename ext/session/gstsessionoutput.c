@@ -581,10 +581,11 @@ repeat_frame (GstSessionOutput * out, GstBuffer * in)
 /* Interactive raw video: each frame at its own place (a sender's pacing
  * wanders against any grid), at least half a frame after the one before;
  * a gap over 1.5 frames is filled with repeats, and a frame whose place a
- * repeat took is dropped. */
+ * repeat took is dropped. A frame that comes after its place is shown as
+ * it comes (@now): pushed late, a video sink would drop it. */
 static void
 push_video_interactive (GstSessionOutput * out, GstBuffer * in,
-    GstClockTime mapped)
+    GstClockTime mapped, GstClockTime now)
 {
   GstClockTime d = out->frame_duration, pts = mapped;
   GstBuffer *buf;
@@ -600,7 +601,7 @@ push_video_interactive (GstSessionOutput * out, GstBuffer * in,
     }
     while (out->next_pts + d / 2 < mapped && n++ < 10 * MAX_FILL_PER_WAKE)
       repeat_frame (out, in);
-    pts = MAX (mapped, out->last_pts + d / 2);
+    pts = MAX (MAX (mapped, now), out->last_pts + d / 2);
   }
   buf = gst_buffer_copy (in);
   GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = pts;
@@ -614,14 +615,15 @@ push_video_interactive (GstSessionOutput * out, GstBuffer * in,
 }
 
 static void
-push_video (GstSessionOutput * out, GstBuffer * in, GstClockTime mapped)
+push_video (GstSessionOutput * out, GstBuffer * in, GstClockTime mapped,
+    GstClockTime now)
 {
   GstClockTime d = out->frame_duration, slot;
   GstBuffer *buf;
   guint n = 0;
 
   if (out->raw && out->interactive) {
-    push_video_interactive (out, in, mapped);
+    push_video_interactive (out, in, mapped, now);
     return;
   }
   if (!out->raw) {
@@ -928,7 +930,7 @@ gst_session_output_push (GstSessionOutput * out, GstSample * sample)
     start_timeline (out, mapped);
   }
   if (out->kind == GST_SESSION_OUTPUT_VIDEO)
-    push_video (out, in, mapped);
+    push_video (out, in, mapped, now);
   else
     push_audio (out, in, mapped);
   if (out->stats.out > pushed)

@@ -496,8 +496,8 @@ GST_END_TEST;
 
 /* Interactive playout: a frame held 150 ms (a lost packet asked for
  * again) is stood in for by a repeat a frame after the last one, then
- * dropped as its place is past; the frames after it, at their own
- * places again, none later than its own time. */
+ * dropped as its place is past; the next one, held with it, goes as it
+ * comes, and the frames after it at their own places again. */
 GST_START_TEST (test_interactive_late_frame_repeats_then_drops)
 {
   Timeline t;
@@ -523,12 +523,48 @@ GST_START_TEST (test_interactive_late_frame_repeats_then_drops)
     GstClockTime a = g_array_index (t.pts, GstClockTime, i - 1);
     GstClockTime b = g_array_index (t.pts, GstClockTime, i);
 
-    fail_unless (b >= a + t.frame / 2 && b <= a + t.frame + t.frame / 2,
+    fail_unless (b >= a + t.frame / 2 && (b <= a + t.frame + t.frame / 2 ||
+            b == 20 * t.frame + 160 * GST_MSECOND),
         "frame %u at %" GST_TIME_FORMAT " after %" GST_TIME_FORMAT, i,
         GST_TIME_ARGS (b), GST_TIME_ARGS (a));
   }
   fail_unless_equals_uint64 (g_array_index (t.pts, GstClockTime, n - 1),
       10 * GST_MSECOND + 39 * t.frame);
+  timeline_clear (&t);
+}
+
+GST_END_TEST;
+
+/* Interactive playout: a frame 40 ms after its place (a retransmission,
+ * under the filler's limit) goes out as it comes, not at its place: a
+ * video sink drops a frame pushed 20 ms late. The next one is half a
+ * frame after it, the one after at its own place again. */
+GST_START_TEST (test_interactive_late_frame_shown_as_it_comes)
+{
+  Timeline t;
+  guint i;
+
+  timeline_init (&t, FALSE);
+  gst_session_output_set_interactive (t.out, TRUE);
+  for (i = 0; i < 30; i++) {
+    GstBuffer *buf = gst_buffer_new_allocate (NULL, 16 * 16 * 3 / 2, NULL);
+    GstClockTime at = i * t.frame + 10 * GST_MSECOND;
+
+    if (i == 20)
+      at += 40 * GST_MSECOND;
+    GST_BUFFER_PTS (buf) = i * t.frame;
+    push_at (&t, buf, at);
+  }
+  collect_output (&t);
+  fail_unless_equals_int (stats (&t).dropped, 0);
+  fail_unless_equals_int (stats (&t).repeated, 0);
+  fail_unless_equals_int (t.pts->len, 30);
+  fail_unless_equals_uint64 (g_array_index (t.pts, GstClockTime, 20),
+      20 * t.frame + 50 * GST_MSECOND);
+  fail_unless_equals_uint64 (g_array_index (t.pts, GstClockTime, 21),
+      20 * t.frame + 50 * GST_MSECOND + t.frame / 2);
+  fail_unless_equals_uint64 (g_array_index (t.pts, GstClockTime, 22),
+      22 * t.frame + 10 * GST_MSECOND);
   timeline_clear (&t);
 }
 
@@ -659,6 +695,7 @@ timeline_suite (void)
   tcase_add_test (tc, test_reported_latency_interactive);
   tcase_add_test (tc, test_interactive_frames_keep_their_own_time);
   tcase_add_test (tc, test_interactive_late_frame_repeats_then_drops);
+  tcase_add_test (tc, test_interactive_late_frame_shown_as_it_comes);
   tcase_add_test (tc, test_interactive_follows_the_path);
   tcase_add_test (tc, test_latency_rise_is_taken_not_dropped);
   tcase_add_test (tc, test_jitter_keeps_every_slot);

@@ -244,32 +244,54 @@ typedef struct
  * the first packet after it arrives, before the jitterbuffer sees it, and
  * the jitterbuffer resets once a few packets in a row came
  * (max-dropout-time) instead of waiting for the gap. Streaming thread. */
-static GstPadProbeReturn
-on_video_rtp (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+static void
+watch_packet (GapWatch * w, GstBuffer * buf)
 {
-  GapWatch *w = user_data;
-  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
   GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
   guint16 seq;
   guint32 rtptime, dropout;
   gint gap;
 
-  if (buf == NULL || !gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp))
-    return GST_PAD_PROBE_OK;
+  /* a retransmission is an old packet: taken as the first, the new one
+   * after it looked like a dropout */
+  if (GST_BUFFER_FLAG_IS_SET (buf, GST_RTP_BUFFER_FLAG_RETRANSMISSION) ||
+      !gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp))
+    return;
   seq = gst_rtp_buffer_get_seq (&rtp);
   rtptime = gst_rtp_buffer_get_timestamp (&rtp);
   gst_rtp_buffer_unmap (&rtp);
-  /* newer than the newest so far (retransmissions are older) */
+  /* newer than the newest so far */
   gap = w->have ? gst_rtp_buffer_compare_seqnum (w->seq, seq) : 1;
   if (gap <= 0)
-    return GST_PAD_PROBE_OK;
+    return;
   dropout = (guint32) g_atomic_int_get (&w->stage->dropout_rtp);
   if (w->have && gap > 1 && rtptime - w->rtptime > dropout &&
-      rtptime - w->rtptime < G_MAXINT32)
+      rtptime - w->rtptime < G_MAXINT32) {
+    GST_DEBUG_OBJECT (w->stage->owner, "#%u after #%u: %u ticks later",
+        seq, w->seq, rtptime - w->rtptime);
     stage_invoke (w->stage, ask_keyframe, NULL, NULL);
+  }
   w->have = TRUE;
   w->seq = seq;
   w->rtptime = rtptime;
+}
+
+/* Every packet, alone or in a list: a list's packets seen as a gap made
+ * a dropout of a loaded machine's burst */
+static GstPadProbeReturn
+on_video_rtp (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GapWatch *w = user_data;
+
+  if (info->type & GST_PAD_PROBE_TYPE_BUFFER_LIST) {
+    GstBufferList *list = GST_PAD_PROBE_INFO_BUFFER_LIST (info);
+    guint i, n = list ? gst_buffer_list_length (list) : 0;
+
+    for (i = 0; i < n; i++)
+      watch_packet (w, gst_buffer_list_get (list, i));
+  } else if (GST_PAD_PROBE_INFO_BUFFER (info)) {
+    watch_packet (w, GST_PAD_PROBE_INFO_BUFFER (info));
+  }
   return GST_PAD_PROBE_OK;
 }
 
@@ -300,7 +322,8 @@ watch_dropouts (GstSessionStage * stage, GstElement * jb)
     return;
   w = g_new0 (GapWatch, 1);
   w->stage = stage;
-  gst_pad_add_probe (sink, GST_PAD_PROBE_TYPE_BUFFER, on_video_rtp, w, g_free);
+  gst_pad_add_probe (sink, GST_PAD_PROBE_TYPE_BUFFER |
+      GST_PAD_PROBE_TYPE_BUFFER_LIST, on_video_rtp, w, g_free);
   gst_object_unref (sink);
 }
 

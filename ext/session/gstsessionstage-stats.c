@@ -22,12 +22,29 @@
 
 #define GST_CAT_DEFAULT session_stage_debug
 
+/* Consecutive packets after which a jitterbuffer lets its first one go */
+#define FASTSTART_PACKETS 2
+
+/* Off loopback a jitterbuffer has the session's latency from its first
+ * packet on, and lets that packet go once the next came (faststart), not
+ * after the latency. At the short start latency webrtcbin gives it until
+ * media flows, a packet lost in the first keyframe was given up before
+ * its retransmission came, and the picture waited for a new keyframe. */
 void
 stage_on_new_jitterbuffer (GstElement * rtpbin, GstElement * jitterbuffer,
     guint session, guint ssrc, GstSessionStage * stage)
 {
   g_object_set_data (G_OBJECT (jitterbuffer), "session-ssrc",
       GUINT_TO_POINTER (ssrc));
+  if (!stage->config.loopback_only) {
+    guint latency;
+
+    g_mutex_lock (&stage->lock);
+    latency = stage->config.latency_ms;
+    g_mutex_unlock (&stage->lock);
+    g_object_set (jitterbuffer, "faststart-min-packets", FASTSTART_PACKETS,
+        "latency", latency, NULL);
+  }
   /* the output tells the path's delay from the machine's by it */
   gst_session_arrival_watch (jitterbuffer, stage->config.clock);
   g_mutex_lock (&stage->lock);

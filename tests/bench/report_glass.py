@@ -198,6 +198,34 @@ def mean_rate(series, window=BITRATE_WINDOW_S):
     return sum(r) / len(r) if r else None
 
 
+def continuity(pairs):
+    """From (time ms, counter) per rendering: the share of the counters
+    from the first to the last rendered that were, and the longest time
+    between two new ones (ms), over the whole run."""
+    seen, times, counters = set(), [], []
+    for t, c in pairs:
+        if c is None or c in seen:
+            continue
+        seen.add(c)
+        times.append(t)
+        counters.append(c)
+    if len(counters) < 2:
+        return None
+    span = max(counters) - min(counters) + 1
+    return {"share": len(counters) / span,
+            "longest_ms": max(b - a for a, b in zip(times, times[1:]))}
+
+
+def element_continuity(data):
+    return continuity([(f[0], f[4]) for f in (data or {}).get("frames") or []
+                       if len(f) > 4])
+
+
+def chromium_continuity(data):
+    return continuity([(f[0], f[4]) for f in (data or {}).get("presented") or []
+                       if len(f) > 4])
+
+
 def mean_target(series, window=BITRATE_WINDOW_S):
     """The sender's encoder target (the picture's bitrate, without FEC and
     retransmissions), averaged over the window."""
@@ -227,7 +255,10 @@ def summarise(result):
             for r in runs:
                 row = {"client": r["client"], "app": r["app"], "rc": r["rc"],
                        "kind": r["kind"], "seconds": r.get("seconds")}
+                row["lossy"] = "--loss" in (pr.get("options") or [])
                 if r["kind"] == "element":
+                    row["continuity"] = element_continuity(r.get("data")) \
+                        if sender == "chromium" else None
                     row["glass"] = r.get("_glass")
                     row["series"] = element_series(r.get("data"))
                     row["latency_ms"] = (r.get("data") or {}).get("latency_ms")
@@ -239,6 +270,8 @@ def summarise(result):
                     row["rtp_glass"] = cg.get("rtp")
                     row["rtp_error_ms"] = cg.get("rtp_error_ms")
                     row["series"] = chromium_series(r.get("data"))
+                    row["continuity"] = chromium_continuity(r.get("data")) \
+                        if sender == "chromium" else None
                     row["clock_offset_ms"] = (r.get("data") or {}).get(
                         "page_clock_offset_ms")
                     row["error"] = (r.get("data") or {}).get("error")
@@ -306,6 +339,16 @@ def targets(sender, row, ch):
             out.append(("bitrate %d–%d s %.0f kbit/s at least 90 %% of "
                         "Chromium's %.0f" % (BITRATE_WINDOW_S + (be, bc)),
                         be >= 0.9 * bc))
+        ce, cc = row.get("continuity"), ch.get("continuity")
+        if row.get("lossy") and ce and cc:
+            out.append(("frames shown %.1f %% of the sent counters, at least "
+                        "99.5 %% or Chromium's %.1f %%"
+                        % (ce["share"] * 100, cc["share"] * 100),
+                        ce["share"] >= min(0.995, cc["share"])))
+            out.append(("the longest stretch without a new frame %.0f ms ≤ "
+                        "Chromium's %.0f ms" % (ce["longest_ms"],
+                                                cc["longest_ms"]),
+                        ce["longest_ms"] <= cc["longest_ms"]))
         te, tc = mean_target(row["sender_series"]), mean_target(ch["sender_series"])
         if te is not None and tc:
             out.append(("the sender's encoder target %d–%d s %.0f kbit/s at "

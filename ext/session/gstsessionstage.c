@@ -806,10 +806,11 @@ gst_session_stage_new (GstElement * owner,
   }
   gst_object_ref (stage->webrtc);
   /* the jitterbuffer holds a stream's first packet for its whole latency
-   * (it cannot know yet whether one before it is still coming): 200 ms of
-   * every start off loopback. It starts at START_LATENCY_MS, and takes
-   * its latency once media flows (raise_latency in
-   * gstsessionstage-media.c) */
+   * (it cannot know yet whether one before it is still coming). It starts
+   * at START_LATENCY_MS and takes its latency once media flows
+   * (raise_latency in gstsessionstage-media.c); off loopback each one
+   * takes it at once and lets its first packet go early (faststart, see
+   * stage_on_new_jitterbuffer) */
   g_object_set (stage->webrtc, "bundle-policy",
       GST_WEBRTC_BUNDLE_POLICY_MAX_BUNDLE, "latency",
       MIN (config->latency_ms, config->start_latency_ms ?

@@ -827,9 +827,6 @@ src_start_session (GstSessionSrc * self)
       config.loopback_only ? AUTO_LATENCY_LOOPBACK :
       MAX (src_start_latency (self), priv->auto_latency);
   priv->follows_path = priv->latency < 0 && !config.loopback_only;
-  /* interactive: a stream's first packet waits no longer than its place */
-  if (priv->follows_path && priv->interactive)
-    config.start_latency_ms = src_start_recovery (self);
   config.stun_server = stun = g_strdup (priv->stun_server);
   config.turn_server = turn = g_strdup (priv->turn_server);
   config.channel_label = label = g_strdup (priv->channel_label);

@@ -276,8 +276,7 @@ watch_packet (GapWatch * w, GstBuffer * buf)
   w->rtptime = rtptime;
 }
 
-/* Every packet, alone or in a list: a list's packets seen as a gap made
- * a dropout of a loaded machine's burst */
+/* Every packet, alone or in a list (a buffer probe alone misses lists) */
 static GstPadProbeReturn
 on_video_rtp (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {

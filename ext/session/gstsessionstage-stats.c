@@ -348,12 +348,10 @@ gst_session_stage_set_latency (GstSessionStage * stage, guint latency_ms)
   ssrc = stage->ssrc[GST_SESSION_OUTPUT_VIDEO];
   flowing = stage_streams_out (stage);
   g_mutex_unlock (&stage->lock);
-  /* until every stream's first packet came, the jitterbuffers keep
-   * START_LATENCY_MS, which their first packet waits for; then
-   * raise_latency takes this one (set here, the first packet of each
-   * stream waited the new latency, 200 ms, and the director's streams
-   * began apart: a 200-375 ms gap 2 s in on the Internet profile, 3 runs
-   * of 4) */
+  /* until every stream's first packet came, webrtcbin keeps its start
+   * latency (on loopback the jitterbuffers' first packets wait it); then
+   * raise_latency takes this one. A jitterbuffer made meanwhile takes it
+   * (stage_on_new_jitterbuffer) */
   if (flowing)
     g_object_set (stage->webrtc, "latency", latency_ms, NULL);
   if (!stage->config.loopback_only

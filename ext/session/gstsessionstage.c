@@ -806,15 +806,14 @@ gst_session_stage_new (GstElement * owner,
   }
   gst_object_ref (stage->webrtc);
   /* the jitterbuffer holds a stream's first packet for its whole latency
-   * (it cannot know yet whether one before it is still coming). It starts
-   * at START_LATENCY_MS and takes its latency once media flows
-   * (raise_latency in gstsessionstage-media.c); off loopback each one
-   * takes it at once and lets its first packet go early (faststart, see
-   * stage_on_new_jitterbuffer) */
+   * (it cannot know yet whether one before it is still coming). On
+   * loopback it starts at START_LATENCY_MS and takes its latency once
+   * media flows (raise_latency in gstsessionstage-media.c); off loopback
+   * each one takes it at once and lets its first packet go early
+   * (faststart, see stage_on_new_jitterbuffer) */
   g_object_set (stage->webrtc, "bundle-policy",
       GST_WEBRTC_BUNDLE_POLICY_MAX_BUNDLE, "latency",
-      MIN (config->latency_ms, config->start_latency_ms ?
-          config->start_latency_ms : START_LATENCY_MS), NULL);
+      MIN (config->latency_ms, START_LATENCY_MS), NULL);
   if (stage->stun_server)
     g_object_set (stage->webrtc, "stun-server", stage->stun_server, NULL);
   if (stage->turn_server)

@@ -38,7 +38,6 @@ typedef struct
   gboolean audio;
   gboolean decode;
   guint latency_ms;
-  guint start_latency_ms;       /* what a stream's first packet waits, at most */
   const gchar *stun_server;
   const gchar *turn_server;
   const gchar *channel_label;

@@ -171,7 +171,7 @@ def chromium_series(data):
 
 def sender_series(sender):
     """What chromium-service sent in a session, per second: [s, width,
-    height, kbit/s of bytesSent, target kbit/s]."""
+    height, kbit/s of bytesSent, target kbit/s, its estimate kbit/s]."""
     out, prev = [], None
     for x in (sender or {}).get("samples") or []:
         if x.get("t_ms") is None:
@@ -181,14 +181,16 @@ def sender_series(sender):
             rate = ((x.get("bytesSent") or 0) - (prev.get("bytesSent") or 0)) \
                 * 8 / (x["t_ms"] - prev["t_ms"])
         out.append([x["t_ms"] / 1000.0, x.get("frameWidth"), x.get("frameHeight"),
-                    rate, (x.get("targetBitrate") or 0) / 1000.0])
+                    rate, (x.get("targetBitrate") or 0) / 1000.0,
+                    x.get("available_kbps")])
         prev = x
     return out
 
 
-def width_at(series, at=WIDTH_AT_S):
-    w = [s[1] for s in series if s[0] is not None and s[0] <= at + 0.25
-         and s[1]]
+def width_at(series, at=WIDTH_AT_S, column=1):
+    """The last figure of @column (the width) at or before @at s."""
+    w = [s[column] for s in series if s[0] is not None and s[0] <= at + 0.25
+         and len(s) > column and s[column]]
     return w[-1] if w else None
 
 
@@ -216,13 +218,10 @@ def continuity(pairs):
             "longest_ms": max(b - a for a, b in zip(times, times[1:]))}
 
 
-def element_continuity(data):
-    return continuity([(f[0], f[4]) for f in (data or {}).get("frames") or []
-                       if len(f) > 4])
-
-
-def chromium_continuity(data):
-    return continuity([(f[0], f[4]) for f in (data or {}).get("presented") or []
+def run_continuity(data, key):
+    """continuity() of a run: an element's "frames" or Chromium's
+    "presented", each [time ms, ..., counter at index 4, ...]."""
+    return continuity([(f[0], f[4]) for f in (data or {}).get(key) or []
                        if len(f) > 4])
 
 
@@ -257,7 +256,7 @@ def summarise(result):
                        "kind": r["kind"], "seconds": r.get("seconds")}
                 row["lossy"] = "--loss" in (pr.get("options") or [])
                 if r["kind"] == "element":
-                    row["continuity"] = element_continuity(r.get("data")) \
+                    row["continuity"] = run_continuity(r.get("data"), "frames") \
                         if sender == "chromium" else None
                     row["glass"] = r.get("_glass")
                     row["series"] = element_series(r.get("data"))
@@ -270,7 +269,7 @@ def summarise(result):
                     row["rtp_glass"] = cg.get("rtp")
                     row["rtp_error_ms"] = cg.get("rtp_error_ms")
                     row["series"] = chromium_series(r.get("data"))
-                    row["continuity"] = chromium_continuity(r.get("data")) \
+                    row["continuity"] = run_continuity(r.get("data"), "presented") \
                         if sender == "chromium" else None
                     row["clock_offset_ms"] = (r.get("data") or {}).get(
                         "page_clock_offset_ms")
@@ -506,22 +505,25 @@ def received_table(s):
            "its encoder's target, the picture's bitrate; what it sends over "
            "that is retransmissions and, to a client that offers them "
            "(Chromium does, the element does not), RED and ULPFEC, which "
-           "libwebrtc adds once the receiver reports loss):", "",
+           "libwebrtc adds once the receiver reports loss; and its estimate of "
+           "the path, the candidate pair's `availableOutgoingBitrate`):", "",
            "| client | width at %d s | sent width at %d s | bitrate %d–%d s | "
-           "sent %d–%d s | encoder target %d–%d s |"
-           % ((WIDTH_AT_S, WIDTH_AT_S) + BITRATE_WINDOW_S * 3),
-           "|---|---|---|---|---|---|"]
+           "sent %d–%d s | encoder target %d–%d s | estimate at %d s |"
+           % ((WIDTH_AT_S, WIDTH_AT_S) + BITRATE_WINDOW_S * 3 + (WIDTH_AT_S,)),
+           "|---|---|---|---|---|---|---|"]
     for row in s["rows"]:
         w = width_at(row["series"])
         sw = width_at(row["sender_series"])
         b = mean_rate(row["series"])
         sb = mean_rate(row["sender_series"])
         tb = mean_target(row["sender_series"])
-        out.append("| %s | %s | %s | %s | %s | %s |" % (
+        est = width_at(row["sender_series"], column=5)
+        out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
             client_label(row), w or "—", sw or "—",
             "—" if b is None else "%.0f kbit/s" % b,
             "—" if sb is None else "%.0f kbit/s" % sb,
-            "—" if tb is None else "%.0f kbit/s" % tb))
+            "—" if tb is None else "%.0f kbit/s" % tb,
+            "—" if est is None else "%.0f kbit/s" % est))
     return out + [""]
 
 
